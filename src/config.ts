@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * Every setting of the service, read from the environment once and validated. A bad value stops the
+ * process with a message naming the variable; the README lists each one with its default.
+ */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly feedUrl: string | undefined;
+  readonly feedKey: string | undefined;
+  readonly feedKeyHeader: string;
+  readonly feedIntervalMs: number;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly leagueTimeZone: string;
+  readonly adminKey: string | undefined;
+  readonly livePushIntervalMs: number;
+  readonly simulatorSeed: number;
+  readonly simulatorIntervalMs: number;
+}
+
+
+const timeZone = z.string().refine((tz) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be an IANA time zone such as America/New_York');
+
+const url = (protocols: string[]) =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL (${protocols.join(' or ')})`);
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const schema = z.object({
+  PORT: int(0, 65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  FEED_URL: url(['http:', 'https:', 'file:']).optional(),
+  FEED_KEY: z.string().min(1).optional(),
+  FEED_KEY_HEADER: z.string().min(1).default('x-api-key'),
+  FEED_INTERVAL_MS: int(1000, 3_600_000).default(15_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LEAGUE_TIME_ZONE: timeZone.default('America/New_York'),
+  ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  LIVE_PUSH_INTERVAL_MS: int(100, 600_000).default(20_000),
+  SIMULATOR_SEED: int(0, 2 ** 31 - 1).default(42),
+  SIMULATOR_INTERVAL_MS: int(200, 600_000).default(5_000),
+});
+
+export class ConfigError extends Error {}
+
+/** Validates `env` (default process.env) into a frozen Config; throws ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "not set", as shells and .env files commonly leave them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+    });
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    feedUrl: e.FEED_URL,
+    feedKey: e.FEED_KEY,
+    feedKeyHeader: e.FEED_KEY_HEADER,
+    feedIntervalMs: e.FEED_INTERVAL_MS,
+    logLevel: e.LOG_LEVEL,
+    leagueTimeZone: e.LEAGUE_TIME_ZONE,
+    adminKey: e.ADMIN_KEY,
+    livePushIntervalMs: e.LIVE_PUSH_INTERVAL_MS,
+    simulatorSeed: e.SIMULATOR_SEED,
+    simulatorIntervalMs: e.SIMULATOR_INTERVAL_MS,
+  });
+}

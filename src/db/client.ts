@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from './__generated__/prisma/client';
+import { lockDataDir } from './data-dir-lock';
+import { applyMigrations } from './migrate';
+
+export { PrismaClient };
+export type * from './__generated__/prisma/client';
+
+/** An open database: the Prisma client plus what is needed to migrate and close it. */
+export interface Database {
+  readonly prisma: PrismaClient;
+  readonly kind: 'pglite' | 'postgres';
+  /** Where the data lives, for logs: the data directory or the server URL without password. */
+  readonly location: string;
+  readonly adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL server; when absent, the embedded PGlite store under dataDir is used. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** Recorded in the data directory lock so that a second process can name the holder. */
+  command?: string;
+  /** Apply pending migrations before returning (default true): a fresh store needs no preparation. */
+  migrate?: boolean;
+}
+
+function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+/** Opens PGlite (default) or PostgreSQL (databaseUrl) and applies pending migrations. */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  let closeStore: () => Promise<void>;
+  let kind: Database['kind'];
+  let location: string;
+  if (options.databaseUrl) {
+    adapterFactory = new PrismaPg({ connectionString: options.databaseUrl });
+    closeStore = async () => {};
+    kind = 'postgres';
+    location = redact(options.databaseUrl);
+  } else {
+    const dir = path.resolve(options.dataDir);
+    const release = lockDataDir(dir, options.command ?? process.argv.slice(1).join(' '));
+    let pglite: PGlite;
+    try {
+      pglite = await PGlite.create(path.join(dir, 'pglite'));
+    } catch (error) {
+      release();
+      throw error;
+    }
+    adapterFactory = new PrismaPGlite(pglite);
+    closeStore = async () => {
+      await pglite.close();
+      release();
+    };
+    kind = 'pglite';
+    location = dir;
+  }
+  try {
+    if (options.migrate !== false) await applyMigrations(adapterFactory);
+  } catch (error) {
+    await closeStore();
+    throw error;
+  }
+  const prisma = new PrismaClient({ adapter: adapterFactory });
+  return {
+    prisma,
+    kind,
+    location,
+    adapterFactory,
+    async close() {
+      await prisma.$disconnect();
+      await closeStore();
+    },
+  };
+}
