@@ -1,0 +1,11 @@
+/** Public API of the pure odds math; see README.md in this folder. */
+
+export * from './odds-format';
+export * from './devig';
+export * from './key-numbers';
+export * from './ev';
+export * from './arbitrage';
+export * from './consensus';
+export * from './stale';
+export { roundTo } from './rounding';
+export { normalCdf } from './normal';
