@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+
+/** One upstream document read from a file, a series line or standard input. */
+export interface SourceDocument {
+  /** Names the document in messages: file, or file:line for a series. */
+  name: string;
+  /** fetched_at of a recorded capture; null for a bare document (ingest time is used). */
+  fetchedAt: Date | null;
+  /** The parsed document, or the reason it could not be parsed. */
+  body: unknown;
+  error?: string;
+}
+
+const FILE_PATTERN = /\.(json|jsonl|ndjson)(\.gz)?$/i;
+
+/** A capture line `{fetched_at, source, body}` or a bare document. */
+function unwrap(name: string, value: unknown): SourceDocument {
+  if (value && typeof value === 'object' && 'body' in value && 'fetched_at' in value) {
+    const capture = value as { fetched_at: unknown; body: unknown };
+    const at = typeof capture.fetched_at === 'string' ? new Date(capture.fetched_at) : null;
+    if (!at || Number.isNaN(at.getTime())) return { name, fetchedAt: null, body: null, error: 'fetched_at: expected an ISO 8601 timestamp' };
+    return { name, fetchedAt: at, body: capture.body };
+  }
+  return { name, fetchedAt: null, body: value };
+}
+
+function parse(name: string, text: string): SourceDocument {
+  try {
+    return unwrap(name, JSON.parse(text));
+  } catch (error) {
+    return { name, fetchedAt: null, body: null, error: `not valid JSON (${(error as Error).message})` };
+  }
+}
+
+async function* readLines(name: string, stream: Readable): AsyncGenerator<SourceDocument> {
+  let n = 0;
+  for await (const line of readline.createInterface({ input: stream, crlfDelay: Infinity })) {
+    n++;
+    if (line.trim()) yield parse(`${name}:${n}`, line);
+  }
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Files under a folder (recursively) that look like feed documents, in name order. */
+export function listFeedFiles(target: string): string[] {
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return [target];
+  return fs
+    .readdirSync(target, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && FILE_PATTERN.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/**
+ * Reads documents from a .json document, a .jsonl series (gzip allowed), a folder of such files,
+ * or `-` (standard input: one document, or one per line). Unparseable input yields a document with
+ * `error` set, so that a series goes on with its next line.
+ */
+export async function* readSources(target: string, stdin: Readable = process.stdin): AsyncGenerator<SourceDocument> {
+  if (target === '-') {
+    const text = await readAll(stdin);
+    const whole = parse('stdin', text);
+    if (!whole.error) {
+      yield whole;
+      return;
+    }
+    let n = 0;
+    for (const line of text.split('\n')) {
+      n++;
+      if (line.trim()) yield parse(`stdin:${n}`, line);
+    }
+    return;
+  }
+  for (const file of listFeedFiles(target)) {
+    const gz = /\.gz$/i.test(file);
+    const open = () => (gz ? fs.createReadStream(file).pipe(zlib.createGunzip()) : fs.createReadStream(file));
+    if (/\.(jsonl|ndjson)(\.gz)?$/i.test(file)) yield* readLines(file, open());
+    else yield parse(file, await readAll(open()));
+  }
+}
