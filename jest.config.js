@@ -1,16 +1,17 @@
 // Tests are TypeScript compiled by ts-jest without type checking (`npm run typecheck` does that once,
-// faster than per file). CommonJS output so that Prisma's generated `import()` calls become require().
+// faster than per file). Dynamic import() stays native (module node16) and jest runs with
+// --experimental-vm-modules (see package.json), because PGlite and Prisma's schema engine load
+// parts of themselves as ES modules.
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: { module: 'commonjs', moduleResolution: 'node10', allowJs: true } }],
-    // Prisma's schema engine ships as an ES module; compile it to CommonJS for jest's module system.
-    '/node_modules/@prisma/schema-engine-wasm/.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { module: 'commonjs', allowJs: true } }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'node16', moduleResolution: 'node16', isolatedModules: true } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!@prisma/schema-engine-wasm/)'],
+  // Prisma's generated client imports siblings as './x.js' (ESM style) from .ts files.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30000,
   maxWorkers: 2,

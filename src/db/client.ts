@@ -10,6 +10,9 @@ import { applyMigrations } from './migrate';
 export { PrismaClient };
 export type * from './__generated__/prisma/client';
 
+/** dataDir value for a throwaway in-memory PGlite store (tests, benchmarks). */
+export const MEMORY = 'memory://';
+
 /** An open database: the Prisma client plus what is needed to migrate and close it. */
 export interface Database {
   readonly prisma: PrismaClient;
@@ -47,6 +50,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     closeStore = async () => {};
     kind = 'postgres';
     location = redact(options.databaseUrl);
+  } else if (options.dataDir === MEMORY) {
+    const pglite = await PGlite.create();
+    adapterFactory = new PrismaPGlite(pglite);
+    closeStore = () => pglite.close();
+    kind = 'pglite';
+    location = MEMORY;
   } else {
     const dir = path.resolve(options.dataDir);
     const release = lockDataDir(dir, options.command ?? process.argv.slice(1).join(' '));

@@ -40,8 +40,7 @@ async function guarded<T>(call: () => Promise<T>): Promise<T> {
 function loadEngineModule(): Promise<Bg> {
   loaded ??= (async () => {
     const dir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const bg = require(path.join(dir, 'schema_engine_bg.js')) as Bg & { __wbg_set_wasm(exports: unknown): void };
+    const bg = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as unknown as Bg & { __wbg_set_wasm(exports: unknown): void };
     const bytes = fs.readFileSync(path.join(dir, 'schema_engine_bg.wasm'));
     const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': bg });
     bg.__wbg_set_wasm(instance.exports);
