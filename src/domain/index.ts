@@ -9,3 +9,4 @@ export * from './consensus';
 export * from './stale';
 export { roundTo } from './rounding';
 export { normalCdf } from './normal';
+export * from './local-day';
