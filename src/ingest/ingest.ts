@@ -18,7 +18,7 @@ export interface IngestOptions {
   /** Time stamped on bare documents (default: now, per document). */
   now?: () => Date;
   onRejected?: (name: string, message: string) => void;
-  onDocument?: (summary: IngestSummary) => void;
+  onDocument?: (summary: IngestSummary, name: string) => void;
 }
 
 /**
@@ -49,7 +49,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
       options.onRejected?.(source.name, error.message);
     }
     summary.games = games.size;
-    options.onDocument?.(summary);
+    options.onDocument?.(summary, source.name);
   }
   return summary;
 }

@@ -1,0 +1,56 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ConfigError } from '../config';
+import { DataDirLockedError } from '../db/data-dir-lock';
+import { registerAccountCommands } from './accounts';
+import { registerIngestCommand } from './ingest';
+import { registerKeyCommands } from './keys';
+import { registerServiceCommands } from './service';
+import { registerSimulateCommand } from './simulate';
+
+/** Parses an ISO 8601 timestamp option. */
+export function isoDate(value: string): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new InvalidArgumentError('expected an ISO 8601 date or timestamp, e.g. 2027-01-31 or 2027-01-31T12:00:00Z');
+  return date;
+}
+
+/** Parses a non-negative integer option. */
+export function integer(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a non-negative integer');
+  return Number(value);
+}
+
+export const planOption = () => new Option('--plan <plan>', 'subscription plan').choices(['starter', 'pro', 'elite']);
+
+export function buildProgram(): Command {
+  const program = new Command('odds')
+    .description('Basketball odds data service: REST and GraphQL API, live pushes, feed ingest.\nEvery command reads the environment variables listed in the README (DATA_DIR, DATABASE_URL, ...).')
+    .showHelpAfterError()
+    .exitOverride();
+  registerServiceCommands(program);
+  registerIngestCommand(program);
+  registerSimulateCommand(program);
+  registerKeyCommands(program);
+  registerAccountCommands(program);
+  return program;
+}
+
+/** Entry of bin/odds.js: runs one command and sets the exit code (2 for usage and configuration errors). */
+export function main(argv: string[]): void {
+  buildProgram()
+    .parseAsync(argv)
+    .catch((error: unknown) => {
+      const e = error as { code?: string; exitCode?: number; message?: string };
+      if (e.code?.startsWith('commander.')) {
+        process.exitCode = e.exitCode ?? 2;
+        return;
+      }
+      if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+        process.stderr.write(`odds: ${(error as Error).message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      process.stderr.write(`odds: ${e.message ?? String(error)}\n`);
+      process.exitCode = 1;
+    });
+}

@@ -1,0 +1,45 @@
+import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import { ingestDocuments } from '../ingest/ingest';
+import { listFeedFiles, readSources } from '../ingest/sources';
+import { withDatabase } from './database';
+
+export function registerIngestCommand(program: Command): void {
+  program
+    .command('ingest')
+    .argument('<path>', 'a feed document (.json), a recorded series (.jsonl, .jsonl.gz), a folder of them, or - for standard input')
+    .description('normalise upstream feed documents and store them; each document is one transaction')
+    .option('--quiet', 'print only the summary line')
+    .action(async (target: string, options: { quiet?: boolean }) => {
+      await withDatabase('odds ingest', async (db) => {
+        const files = target === '-' ? 1 : listFeedFiles(target).length;
+        // A bar only where someone watches: on a terminal, never in pipes or CI logs.
+        const bar = process.stderr.isTTY && !options.quiet
+          ? new SingleBar({ format: 'ingest [{bar}] {value}/{total} files | {documents} documents | {rejected} rejected', stream: process.stderr })
+          : undefined;
+        bar?.start(files, 0, { documents: 0, rejected: 0 });
+        const seenFiles = new Set<string>();
+        let filesDone = 0;
+        const summary = await ingestDocuments(readSources(target), {
+          db,
+          onRejected: (_name, message) => {
+            bar?.stop();
+            process.stderr.write(`rejected ${message}\n`);
+            bar?.start(files, filesDone, {});
+          },
+          onDocument: (s, name) => {
+            // Series lines are named file:line; a new file name means the previous file is done.
+            seenFiles.add(name.replace(/:\d+$/, ''));
+            filesDone = seenFiles.size - 1;
+            bar?.update(filesDone, { documents: s.documents, rejected: s.rejected });
+          },
+        });
+        bar?.update(files);
+        bar?.stop();
+        process.stdout.write(
+          `ingested ${summary.documents} documents: ${summary.games} games, ${summary.quotesChanged} quotes changed, ${summary.historyRows} history rows, ${summary.rejected} rejected\n`,
+        );
+        if (summary.rejected) process.exitCode = 1;
+      });
+    });
+}

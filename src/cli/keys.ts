@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { createKey, listKeys, revokeKey } from '../db/account-store';
+import type { Plan } from '../auth/viewer';
+import { withDatabase } from './database';
+import { isoDate, planOption } from './index';
+
+export function registerKeyCommands(program: Command): void {
+  const keys = program.command('keys').description('manage API keys (on a store no server holds; a running server offers the admin GraphQL mutations)');
+
+  keys
+    .command('create')
+    .description('create an API key (printed once; only its hash is stored)')
+    .addOption(planOption().makeOptionMandatory())
+    .option('--expires-at <time>', 'subscription end (ISO 8601); the key stops working after it', isoDate)
+    .option('--name <name>', 'a label for the key')
+    .option('--account <id>', 'add the key to an existing account instead of creating one')
+    .option('--json', 'print {"id","key","account_id","plan","expires_at"} as JSON')
+    .action(async (options: { plan: Plan; expiresAt?: Date; name?: string; account?: string; json?: boolean }) => {
+      await withDatabase('odds keys create', async (db) => {
+        const created = await createKey(db.prisma, { plan: options.plan, expiresAt: options.expiresAt ?? null, name: options.name, accountId: options.account });
+        if (options.json) {
+          const { id, key, account_id, plan, expires_at } = created;
+          process.stdout.write(`${JSON.stringify({ id, key, account_id, plan, expires_at })}\n`);
+        } else {
+          process.stdout.write(`${created.key}\n`);
+          process.stderr.write(`key ${created.id} for account ${created.account_id} (plan ${created.plan}${created.expires_at ? `, until ${created.expires_at}` : ''}); it is shown only now\n`);
+        }
+      });
+    });
+
+  keys
+    .command('list')
+    .description('list keys (id, prefix, plan, state); never the keys themselves')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      await withDatabase('odds keys list', async (db) => {
+        const rows = await listKeys(db.prisma);
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify(rows)}\n`);
+          return;
+        }
+        for (const k of rows) {
+          process.stdout.write(`${k.id}  ${k.prefix}…  ${k.plan.padEnd(7)}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}  ${k.name ?? ''}\n`);
+        }
+      });
+    });
+
+  keys
+    .command('revoke')
+    .argument('<id>', 'key id, as `odds keys list` shows it')
+    .description('revoke a key; it stops working at once')
+    .action(async (id: string) => {
+      await withDatabase('odds keys revoke', async (db) => {
+        if (!(await revokeKey(db.prisma, id))) throw new Error(`no key with id ${id}`);
+        process.stdout.write(`revoked ${id}\n`);
+      });
+    });
+}

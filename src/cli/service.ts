@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { serve } from '../main';
+import { withDatabase } from './database';
+import { applyMigrations } from '../db/migrate';
+
+export function registerServiceCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('start the API (REST, GraphQL, Socket.IO) on PORT; ingests FEED_URL when set')
+    .option('--simulate', 'feed the store from the built-in simulator (demo data, labelled simulated)')
+    .action(async (options: { simulate?: boolean }) => {
+      await serve({ simulate: options.simulate ?? false });
+    });
+
+  program
+    .command('migrate')
+    .description('create the store if needed and apply pending migrations (every command also does this)')
+    .action(async () => {
+      await withDatabase('odds migrate', async (db) => {
+        const applied = await applyMigrations(db.adapterFactory);
+        process.stdout.write(`${db.kind} at ${db.location}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}\n`);
+      });
+    });
+}

@@ -1,0 +1,91 @@
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import type { EventBus } from '../live/pubsub';
+import type { Logger } from '../logger';
+import { ingestDocuments } from './ingest';
+import { startPoller } from './poller';
+import { backfillInstants, simulatedDocuments } from './simulation';
+import type { SourceDocument } from './sources';
+
+export interface FeedRunner {
+  /** Stops fetching; resolves after the ingest transaction in progress has committed. */
+  stop(): Promise<void>;
+}
+
+/**
+ * What feeds a serving process: the simulator (`--simulate`), the upstream poller (FEED_URL), or
+ * nothing (a read-only API process beside another that ingests). Ingests run one at a time.
+ */
+export function startFeeds(deps: { config: Config; db: Database; bus: EventBus; logger: Logger; simulate: boolean }): FeedRunner {
+  const { config, db, bus, logger } = deps;
+  const log = logger.child({ component: 'ingest' });
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const ingest = (documents: SourceDocument[], source: string) => {
+    const run = queue.then(async () => {
+      const started = Date.now();
+      const summary = await ingestDocuments(documents, {
+        db,
+        bus,
+        onRejected: (name, message) => log.warn({ document: name, reason: message }, 'document rejected'),
+      });
+      log.info({ source, ...summary, ms: Date.now() - started }, 'ingest run');
+    });
+    queue = run.catch(() => {});
+    return run;
+  };
+
+  if (deps.simulate) {
+    const options = { seed: config.simulatorSeed, timeZone: config.leagueTimeZone };
+    log.info({ seed: options.seed, intervalMs: config.simulatorIntervalMs, simulated: true }, 'simulated feed: demo data, not real odds');
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const tick = async () => {
+      try {
+        await ingest(simulatedDocuments(new Date(), options), 'simulator');
+      } catch (error) {
+        log.error({ err: error }, 'simulated ingest failed');
+      }
+      if (!stopped) timer = setTimeout(() => void tick(), config.simulatorIntervalMs);
+    };
+    const start = async () => {
+      // An empty store first gets the last hours replayed, so openers and movement exist at once.
+      if ((await db.prisma.game.count({ where: { simulated: true } })) === 0) {
+        const docs = backfillInstants(new Date()).flatMap((at) => simulatedDocuments(at, options));
+        await ingest(docs, 'simulator backfill');
+      }
+      await tick();
+    };
+    const started = start().catch((error) => log.error({ err: error }, 'simulator failed to start'));
+    return {
+      async stop() {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+        await started;
+        await queue;
+      },
+    };
+  }
+
+  if (config.feedUrl) {
+    log.info({ feed: config.feedUrl, intervalMs: config.feedIntervalMs }, 'polling upstream feed');
+    const poller = startPoller({
+      url: config.feedUrl,
+      intervalMs: config.feedIntervalMs,
+      key: config.feedKey,
+      keyHeader: config.feedKeyHeader,
+      logger: log,
+      ingest: async (document) => {
+        await ingest([document], 'poller');
+      },
+    });
+    return {
+      async stop() {
+        await poller.stop();
+        await queue;
+      },
+    };
+  }
+
+  return { stop: async () => {} };
+}

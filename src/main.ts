@@ -1,0 +1,54 @@
+import { once } from 'node:events';
+import { createApp } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { startFeeds } from './ingest/feed-runner';
+import { seedReferenceData } from './ingest/seed';
+import { createLocalBus, createRedisBus } from './live/pubsub';
+import { createLogger } from './logger';
+
+/**
+ * `odds serve`: load config, open and migrate the store, create the app, listen, and on SIGTERM or
+ * SIGINT shut down in order: stop accepting, finish requests and the ingest in progress, close
+ * sockets, the bus and the database, exit 0.
+ */
+export async function serve(options: { simulate: boolean }): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config);
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, command: 'odds serve' });
+  await seedReferenceData(db.prisma);
+  const bus = config.redisUrl
+    ? await createRedisBus(config.redisUrl, (error) => logger.warn({ err: error }, 'redis bus error'))
+    : createLocalBus();
+  const app = createApp({ config, db, bus, logger });
+  app.httpServer.listen(config.port, config.host);
+  await once(app.httpServer, 'listening');
+  const address = app.httpServer.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, host: config.host, database: db.kind, location: db.location, bus: config.redisUrl ? 'redis' : 'in-process' }, `listening on http://localhost:${port}`);
+  const feeds = startFeeds({ config, db, bus, logger, simulate: options.simulate });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const closed = new Promise<void>((resolve) => app.httpServer.close(() => resolve()));
+    app.httpServer.closeIdleConnections();
+    await feeds.stop();
+    await app.close();
+    await closed;
+    await bus.close();
+    await db.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      shutdown(signal).catch((error) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+    });
+  }
+}
