@@ -1,0 +1,220 @@
+import type { Database } from '../../src/db/client';
+import { ingestDocuments } from '../../src/ingest/ingest';
+import { seedReferenceData } from '../../src/ingest/seed';
+import { readSources } from '../../src/ingest/sources';
+import { createLocalBus, type OddsChangeEvent } from '../../src/live/pubsub';
+import { openTestDatabase } from '../support/database';
+import { doc, feedPath, readFeed, readSeries } from '../support/feeds';
+
+let db: Database;
+
+async function counts() {
+  const [games, quotes, history, betting, teams] = await Promise.all([
+    db.prisma.game.count(),
+    db.prisma.quote.count(),
+    db.prisma.oddsHistory.count(),
+    db.prisma.publicBetting.count(),
+    db.prisma.team.count(),
+  ]);
+  return { games, quotes, history, betting, teams };
+}
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  await seedReferenceData(db.prisma);
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('ingest of a real scoreboard document', () => {
+  test('when the mixed-status evening is ingested, then games, statuses, boxscores and quotes are stored', async () => {
+    const raw = readFeed('nba-2026-01-24-mixed-status.json');
+    const summary = await ingestDocuments(readSources(feedPath('nba-2026-01-24-mixed-status.json')), { db });
+    expect(summary).toMatchObject({ documents: 1, games: raw.games.length, rejected: 0 });
+
+    const stored = await db.prisma.game.findMany({ include: { boxscore: true } });
+    expect(stored).toHaveLength(raw.games.length);
+    for (const g of raw.games) {
+      const row = stored.find((s) => s.id === g.id)!;
+      expect(row.upstreamStatus).toBe(g.status);
+      expect(row.realStatus).toBe(g.real_status);
+      expect(row.homeTeamId).toBe(g.home_team_id);
+      expect(row.startTime.toISOString()).toBe(new Date(g.start_time).toISOString());
+      if (g.boxscore) {
+        expect(row.boxscore?.homeScore).toBe(g.boxscore.total_home_points);
+        expect(row.boxscore?.awayScore).toBe(g.boxscore.total_away_points);
+      }
+    }
+    const statuses = new Set(stored.map((s) => s.status));
+    for (const s of statuses) expect(['scheduled', 'in_progress', 'finished', 'closed', 'postponed', 'cancelled']).toContain(s);
+    const halftime = stored.find((s) => s.realStatus === 'halftime');
+    if (halftime) expect(halftime.status).toBe('in_progress');
+
+    // Every moneyline/spread/total outcome of the document that is not an alternate line has a quote.
+    const expected = new Set<string>();
+    for (const g of raw.games)
+      for (const [book, periods] of Object.entries<any>(g.markets ?? {}))
+        for (const market of ['moneyline', 'spread', 'total'])
+          for (const o of periods.event?.[market] ?? [])
+            if (!o.is_alt_market && o.odds != null) expected.add(`${g.id}|${book}|${market}|${o.side}|${o.is_live ?? false}`);
+    const quotes = await db.prisma.quote.findMany({ where: { period: 'full_game' } });
+    expect(new Set(quotes.map((q) => `${q.gameId}|${q.bookId}|${q.marketType}|${q.side}|${q.isLive}`))).toEqual(expected);
+  });
+
+  test('when the same document is ingested again, then nothing changes', async () => {
+    const before = await counts();
+    const quotesBefore = await db.prisma.quote.findMany({ orderBy: { id: 'asc' } });
+    const summary = await ingestDocuments(readSources(feedPath('nba-2026-01-24-mixed-status.json')), { db, now: () => new Date('2026-01-24T00:00:00Z') });
+    expect(summary.quotesChanged).toBe(0);
+    expect(summary.historyRows).toBe(0);
+    expect(await counts()).toEqual(before);
+    const quotesAfter = await db.prisma.quote.findMany({ orderBy: { id: 'asc' } });
+    expect(quotesAfter.map((q) => [q.id, q.american, q.point, q.changedAt.getTime()])).toEqual(
+      quotesBefore.map((q) => [q.id, q.american, q.point, q.changedAt.getTime()]),
+    );
+  });
+});
+
+describe('malformed documents', () => {
+  const base = () => readFeed('nba-2026-01-08-scheduled.json');
+
+  test.each([
+    ['a game without an id', (d: any) => delete d.games[0].id, /games\[0\]\.id/],
+    ['odds that are text', (d: any) => (Object.values<any>(d.games[0].markets)[0].event.moneyline[0].odds = '-110'), /games\[0\]\.markets\["\d+"\]\.event\.moneyline\[0\]\.odds/],
+    ['impossible American odds', (d: any) => (Object.values<any>(d.games[0].markets)[0].event.moneyline[0].odds = 50), /odds.*50/],
+    ['a start time that is not a time', (d: any) => (d.games[1].start_time = 'tomorrow'), /games\[1\]\.start_time/],
+    ['no games array', (d: any) => delete d.games, /games/],
+    ['a spread side that does not exist', (d: any) => (Object.values<any>(d.games[0].markets)[0].event.spread[0].side = 'draw'), /spread\[0\]\.side/],
+  ])('when a document has %s, then it is rejected naming the path and nothing is written', async (_what, mutate, pathPattern) => {
+    const fresh = await openTestDatabase();
+    try {
+      await seedReferenceData(fresh.prisma);
+      const body = base();
+      mutate(body);
+      const rejected: string[] = [];
+      const summary = await ingestDocuments([doc(body, '2026-01-08T12:00:00Z', 'bad.json')], { db: fresh, onRejected: (_n, m) => rejected.push(m) });
+      expect(summary.rejected).toBe(1);
+      expect(rejected[0]).toMatch(/^bad\.json: /);
+      expect(rejected[0]).toMatch(pathPattern);
+      expect(await fresh.prisma.game.count()).toBe(0);
+      expect(await fresh.prisma.quote.count()).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('when a series has a broken line between good ones, then the good ones are stored and the series goes on', async () => {
+    const fresh = await openTestDatabase();
+    try {
+      const good = base();
+      const summary = await ingestDocuments(
+        [doc(good, '2026-01-08T12:00:00Z', 'series:1'), { name: 'series:2', fetchedAt: null, body: null, error: 'not valid JSON' }, doc(good, '2026-01-08T12:05:00Z', 'series:3')],
+        { db: fresh },
+      );
+      expect(summary).toMatchObject({ documents: 3, rejected: 1, games: good.games.length });
+      expect(await fresh.prisma.game.count()).toBe(good.games.length);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('when a document carries unknown extra keys, then they are ignored', async () => {
+    const body = base();
+    body.unexpected = { nested: true };
+    body.games[0].brand_new_field = [1, 2, 3];
+    Object.values<any>(body.games[0].markets)[0].event.moneyline[0].some_flag = 'x';
+    const summary = await ingestDocuments([doc(body, '2026-01-08T12:00:00Z')], { db });
+    expect(summary.rejected).toBe(0);
+  });
+});
+
+describe('history', () => {
+  test('when only one price moves between two captures, then exactly one history row is added and an event names it', async () => {
+    const fresh = await openTestDatabase();
+    const bus = createLocalBus();
+    const events: OddsChangeEvent[] = [];
+    bus.subscribe((e) => events.push(e));
+    try {
+      const first = readFeed('nba-2026-01-08-scheduled.json');
+      await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
+      const historyBefore = await fresh.prisma.oddsHistory.count();
+      const second = structuredClone(first);
+      const [bookId, periods] = Object.entries<any>(second.games[0].markets).find(([b]) => b === '68') ?? Object.entries<any>(second.games[0].markets)[2]!;
+      const outcome = periods.event.moneyline[0];
+      outcome.odds = outcome.odds < 0 ? outcome.odds - 15 : outcome.odds + 15;
+      events.length = 0;
+      const summary = await ingestDocuments([doc(second, '2026-01-08T12:10:00Z')], { db: fresh, bus });
+      expect(summary.historyRows).toBe(1);
+      expect(await fresh.prisma.oddsHistory.count()).toBe(historyBefore + 1);
+      const row = await fresh.prisma.oddsHistory.findFirst({ orderBy: { id: 'desc' } });
+      expect(row).toMatchObject({ gameId: second.games[0].id, bookId: Number(bookId), marketType: 'moneyline', side: outcome.side, american: outcome.odds });
+      expect(row?.seenAt.toISOString()).toBe('2026-01-08T12:10:00.000Z');
+      expect(events).toHaveLength(1);
+      expect(events[0]!.markets).toEqual([{ gameId: second.games[0].id, marketType: 'moneyline', bookId: Number(bookId) }]);
+    } finally {
+      await bus.close();
+      await fresh.close();
+    }
+  });
+});
+
+describe('replay of a recorded series', () => {
+  test('when the playoff series is replayed, then opening and closing lines and final scores match the raw captures, and a second replay changes nothing', async () => {
+    const fresh = await openTestDatabase();
+    try {
+      const captures = readSeries('nba-2026-04-29-playoffs.jsonl.gz');
+      const summary = await ingestDocuments(readSources(feedPath('nba-2026-04-29-playoffs.jsonl.gz')), { db: fresh });
+      expect(summary).toMatchObject({ documents: captures.length, rejected: 0 });
+
+      // Expected opening (first seen) and closing (last seen) price of every pregame full-game outcome.
+      const open = new Map<string, { odds: number; value: number | null; at: string }>();
+      const close = new Map<string, { odds: number; value: number | null }>();
+      for (const capture of captures)
+        for (const g of capture.body.games)
+          for (const [book, periods] of Object.entries<any>(g.markets ?? {}))
+            for (const market of ['moneyline', 'spread', 'total'])
+              for (const o of periods.event?.[market] ?? []) {
+                if (o.is_alt_market || o.odds == null || o.is_live) continue;
+                const key = `${g.id}|${book}|${market}|${o.side}`;
+                const seen = { odds: o.odds, value: market === 'moneyline' ? null : o.value, at: capture.fetched_at };
+                if (!open.has(key)) open.set(key, seen);
+                close.set(key, seen);
+              }
+      const history = await fresh.prisma.oddsHistory.findMany({ where: { isLive: false, period: 'full_game' }, orderBy: [{ seenAt: 'asc' }, { id: 'asc' }] });
+      const firstRow = new Map<string, (typeof history)[number]>();
+      for (const h of history) {
+        const key = `${h.gameId}|${h.bookId}|${h.marketType}|${h.side}`;
+        if (!firstRow.has(key)) firstRow.set(key, h);
+      }
+      expect(firstRow.size).toBe(open.size);
+      for (const [key, expected] of open) {
+        const row = firstRow.get(key)!;
+        expect([key, row.american, row.point, row.seenAt.toISOString()]).toEqual([key, expected.odds, expected.value, new Date(expected.at).toISOString()]);
+      }
+      const quotes = await fresh.prisma.quote.findMany({ where: { isLive: false, period: 'full_game' } });
+      for (const [key, expected] of close) {
+        const q = quotes.find((x) => `${x.gameId}|${x.bookId}|${x.marketType}|${x.side}` === key)!;
+        expect([key, q.american, q.point]).toEqual([key, expected.odds, expected.value]);
+      }
+
+      // Final scores as the last capture of each finished game shows them.
+      const last = new Map<number, any>();
+      for (const capture of captures) for (const g of capture.body.games) last.set(g.id, g);
+      const finals = [...last.values()].filter((g) => g.status === 'complete' && g.boxscore);
+      expect(finals.length).toBeGreaterThan(0);
+      for (const g of finals) {
+        const box = await fresh.prisma.boxscore.findUnique({ where: { gameId: g.id } });
+        expect([g.id, box?.homeScore, box?.awayScore]).toEqual([g.id, g.boxscore.total_home_points, g.boxscore.total_away_points]);
+        expect(box?.totalPoints).toBe(g.boxscore.total_home_points + g.boxscore.total_away_points);
+      }
+
+      const before = { quotes: await fresh.prisma.quote.count(), history: await fresh.prisma.oddsHistory.count() };
+      const again = await ingestDocuments(readSources(feedPath('nba-2026-04-29-playoffs.jsonl.gz')), { db: fresh });
+      expect(again).toMatchObject({ quotesChanged: 0, historyRows: 0, rejected: 0 });
+      expect({ quotes: await fresh.prisma.quote.count(), history: await fresh.prisma.oddsHistory.count() }).toEqual(before);
+    } finally {
+      await fresh.close();
+    }
+  }, 180_000);
+});
