@@ -1,0 +1,107 @@
+import type { Boxscore, Game, League, Prisma, PrismaClient, PublicBetting, Quote, Sportsbook, Team } from './client';
+
+// Every read the API makes, one function per query shape. Batch reads take a list of keys and
+// return rows in no particular order: the DataLoaders in src/graphql/loaders.ts put them in key
+// order. Each function is exactly one SQL statement (two for a counted page), which the query-count
+// test relies on.
+
+/** The filters of a games listing; absent fields do not filter. */
+export interface GameFilter {
+  /** start_time >= from (inclusive). */
+  from?: Date | undefined;
+  /** start_time < to (exclusive). */
+  to?: Date | undefined;
+  leagueId?: number | undefined;
+  gameIds?: readonly number[] | undefined;
+  /** Either team plays. */
+  teamIds?: readonly number[] | undefined;
+  /** Stored status values. */
+  statuses?: readonly string[] | undefined;
+}
+
+function gameWhere(filter: GameFilter): Prisma.GameWhereInput {
+  const where: Prisma.GameWhereInput = {};
+  if (filter.from || filter.to) where.startTime = { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) };
+  if (filter.leagueId !== undefined) where.leagueId = filter.leagueId;
+  if (filter.gameIds) where.id = { in: [...filter.gameIds] };
+  if (filter.statuses) where.status = { in: [...filter.statuses] };
+  if (filter.teamIds) where.OR = [{ homeTeamId: { in: [...filter.teamIds] } }, { awayTeamId: { in: [...filter.teamIds] } }];
+  return where;
+}
+
+/**
+ * One page of games matching `filter`, ordered by start time then id (a total order, so pages are
+ * stable), and the number of all matching games.
+ */
+export async function findGames(
+  prisma: PrismaClient,
+  filter: GameFilter,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; items: Game[] }> {
+  const where = gameWhere(filter);
+  const [total, items] = await Promise.all([
+    prisma.game.count({ where }),
+    prisma.game.findMany({ where, orderBy: [{ startTime: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+  ]);
+  return { total, items };
+}
+
+export function gamesByIds(prisma: PrismaClient, ids: readonly number[]): Promise<Game[]> {
+  return prisma.game.findMany({ where: { id: { in: [...ids] } } });
+}
+
+export function teamsByIds(prisma: PrismaClient, ids: readonly number[]): Promise<Team[]> {
+  return prisma.team.findMany({ where: { id: { in: [...ids] } } });
+}
+
+export function leaguesByIds(prisma: PrismaClient, ids: readonly number[]): Promise<League[]> {
+  return prisma.league.findMany({ where: { id: { in: [...ids] } } });
+}
+
+export function sportsbooksByIds(prisma: PrismaClient, ids: readonly number[]): Promise<Sportsbook[]> {
+  return prisma.sportsbook.findMany({ where: { id: { in: [...ids] } } });
+}
+
+export function boxscoresByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<Boxscore[]> {
+  return prisma.boxscore.findMany({ where: { gameId: { in: [...gameIds] } } });
+}
+
+/** Current quotes of the games, every book, market, period and live flag. */
+export function quotesByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<Quote[]> {
+  return prisma.quote.findMany({ where: { gameId: { in: [...gameIds] } }, orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }] });
+}
+
+export function publicBettingByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<PublicBetting[]> {
+  return prisma.publicBetting.findMany({ where: { gameId: { in: [...gameIds] } }, orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }] });
+}
+
+/** Teams ordered by id; conference and division compare case-insensitively. */
+export function findTeams(
+  prisma: PrismaClient,
+  filter: { leagueId?: number | undefined; teamIds?: readonly number[] | undefined; conference?: string | undefined; division?: string | undefined },
+): Promise<Team[]> {
+  const where: Prisma.TeamWhereInput = {};
+  if (filter.leagueId !== undefined) where.leagueId = filter.leagueId;
+  if (filter.teamIds) where.id = { in: [...filter.teamIds] };
+  if (filter.conference !== undefined) where.conferenceType = { equals: filter.conference, mode: 'insensitive' };
+  if (filter.division !== undefined) where.divisionType = { equals: filter.division, mode: 'insensitive' };
+  return prisma.team.findMany({ where, orderBy: { id: 'asc' } });
+}
+
+/** Leagues ordered by id; sport compares case-insensitively. */
+export function findLeagues(
+  prisma: PrismaClient,
+  filter: { leagueId?: number | undefined; sport?: string | undefined; isActive?: boolean | undefined },
+): Promise<League[]> {
+  const where: Prisma.LeagueWhereInput = {};
+  if (filter.leagueId !== undefined) where.id = filter.leagueId;
+  if (filter.sport !== undefined) where.sport = { equals: filter.sport, mode: 'insensitive' };
+  if (filter.isActive !== undefined) where.isActive = filter.isActive;
+  return prisma.league.findMany({ where, orderBy: { id: 'asc' } });
+}
+
+export function listSportsbooks(prisma: PrismaClient): Promise<Sportsbook[]> {
+  return prisma.sportsbook.findMany({ orderBy: { id: 'asc' } });
+}
+
+export type { Boxscore as BoxscoreRow, Game as GameRow, League as LeagueRow, PublicBetting as PublicBettingRow, Quote as QuoteRow, Sportsbook as SportsbookRow, Team as TeamRow };

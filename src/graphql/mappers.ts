@@ -1,0 +1,38 @@
+// The model behind each GraphQL object type (codegen.yml `mappers`): what a parent resolver returns
+// and a child resolver receives. Rows come from Prisma; computed objects are plain records.
+import type * as Prisma from '../db/client';
+
+export type Game = Prisma.Game;
+export type Team = Prisma.Team;
+export type League = Prisma.League;
+export type Sportsbook = Prisma.Sportsbook;
+export type Boxscore = Prisma.Boxscore;
+export type Account = Prisma.Account;
+export type { KeyListing as ApiKeyListing } from '../db/account-store';
+
+/** The quotes of one game chosen for display, with the filters the markets field was asked for. */
+export interface Markets {
+  game: Prisma.Game;
+  quotes: Prisma.Quote[];
+}
+
+/** One market of one game: its quotes (one per book and side) already filtered. */
+export interface Market {
+  game: Prisma.Game;
+  marketType: string;
+  quotes: Prisma.Quote[];
+}
+
+export type Outcome = Prisma.Quote;
+
+/** One game's consensus record (its quotes and betting rows come from the loaders). */
+export interface ConsensusRecord {
+  game: Prisma.Game;
+}
+
+/** One game's betting figures and the filters asked for (absent: no filter). */
+export interface BettingInfo {
+  game: Prisma.Game;
+  marketTypes?: readonly string[] | undefined;
+  bookIds?: readonly number[] | undefined;
+}

@@ -1,0 +1,35 @@
+import type { QuoteRow, SportsbookRow } from '../db/odds-repository';
+import { LIVE_STATUSES } from '../ingest/status-map';
+import type { GraphQLContext } from './context';
+
+// Which stored quotes a game shows. The quotes table keeps a pregame and a live row per book and
+// side; a game shows one of them, so that counts, best odds and consensus never mix the two.
+
+/**
+ * One quote per book, market, period and side: the live row while the game is being played (when
+ * the book has one), the pregame row otherwise, the live row when there is no pregame row.
+ */
+export function displayedQuotes(status: string, quotes: readonly QuoteRow[]): QuoteRow[] {
+  const preferLive = LIVE_STATUSES.includes(status);
+  const chosen = new Map<string, QuoteRow>();
+  for (const q of quotes) {
+    const key = `${q.bookId}|${q.marketType}|${q.period}|${q.side}`;
+    const current = chosen.get(key);
+    if (!current || (current.isLive !== q.isLive && q.isLive === preferLive)) chosen.set(key, q);
+  }
+  return [...chosen.values()];
+}
+
+/** The books of `quotes` by id (one batched load; unknown books are absent). */
+export async function booksOf(ctx: GraphQLContext, quotes: readonly { bookId: number }[]): Promise<Map<number, SportsbookRow>> {
+  const ids = [...new Set(quotes.map((q) => q.bookId))];
+  const books = await ctx.loaders.sportsbookById.loadMany(ids);
+  const map = new Map<number, SportsbookRow>();
+  for (const b of books) if (b && !(b instanceof Error)) map.set(b.id, b);
+  return map;
+}
+
+/** A place to bet: not an aggregate (Consensus, Open). A book missing from the table counts as real. */
+export function isRealBook(books: ReadonlyMap<number, SportsbookRow>, bookId: number): boolean {
+  return !books.get(bookId)?.isAggregate;
+}

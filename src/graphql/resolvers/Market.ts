@@ -1,0 +1,90 @@
+import { averageOddsDecimal, decimalToAmerican, formatAmerican, medianLine } from '../../domain';
+import type { QuoteRow } from '../../db/odds-repository';
+import type { MarketResolvers, MarketsResolvers, OutcomeResolvers } from '../__generated__/resolvers-types';
+import type { GraphQLContext } from '../context';
+import { booksOf, isRealBook } from '../quotes';
+
+// Markets of one game (spec 2.3) and their outcomes (2.4). Best odds and consensus use only real
+// books' available prices: aggregates (Consensus, Open) restate other books and are no place to bet.
+
+const SIDE_ORDER = ['away', 'home', 'over', 'under'];
+
+function market(parent: { game: import('../mappers').Game; quotes: QuoteRow[] }, marketType: string) {
+  const quotes = parent.quotes
+    .filter((q) => q.marketType === marketType)
+    .sort((a, b) => a.bookId - b.bookId || SIDE_ORDER.indexOf(a.side) - SIDE_ORDER.indexOf(b.side));
+  return { game: parent.game, marketType, quotes };
+}
+
+export const Markets: MarketsResolvers = {
+  moneyline: (m) => market(m, 'moneyline'),
+  spread: (m) => market(m, 'spread'),
+  total: (m) => market(m, 'total'),
+  core_bet_types: () => null,
+};
+
+/** Available prices of real books, grouped by side in a stable order. */
+async function pricedSides(quotes: readonly QuoteRow[], ctx: GraphQLContext): Promise<Map<string, QuoteRow[]>> {
+  const books = await booksOf(ctx, quotes);
+  const sides = new Map<string, QuoteRow[]>();
+  for (const q of quotes) {
+    if (!q.isAvailable || !isRealBook(books, q.bookId)) continue;
+    sides.set(q.side, [...(sides.get(q.side) ?? []), q]);
+  }
+  return new Map([...sides].sort(([a], [b]) => SIDE_ORDER.indexOf(a) - SIDE_ORDER.indexOf(b)));
+}
+
+async function best(quotes: readonly QuoteRow[], ctx: GraphQLContext) {
+  const top = quotes.reduce<QuoteRow | null>((acc, q) => (!acc || q.decimal > acc.decimal ? q : acc), null);
+  if (!top) return null;
+  const book = await ctx.loaders.sportsbookById.load(top.bookId);
+  return { decimal: top.decimal, american: formatAmerican(top.american), book_id: top.bookId, book_name: book?.name ?? null, side: top.side, point: top.point };
+}
+
+export const Market: MarketResolvers = {
+  market_type: (m) => m.marketType,
+  count: (m) => m.quotes.length,
+  available_count: (m) => m.quotes.filter((q) => q.isAvailable).length,
+  outcomes: (m) => m.quotes,
+  best_odds: async (m, _a, ctx) => best([...(await pricedSides(m.quotes, ctx)).values()].flat(), ctx),
+  best_odds_by_side: async (m, _a, ctx) => {
+    const results = await Promise.all([...(await pricedSides(m.quotes, ctx)).values()].map((qs) => best(qs, ctx)));
+    return results.filter((r) => r !== null);
+  },
+  consensus: async (m, _a, ctx) => {
+    const books = await booksOf(ctx, m.quotes);
+    const real = m.quotes.filter((q) => isRealBook(books, q.bookId));
+    if (real.length === 0) return null;
+    const sides = await pricedSides(m.quotes, ctx);
+    const available = [...sides.values()].flat();
+    const points = (qs: QuoteRow[]) => qs.flatMap((q) => (q.point === null ? [] : [q.point]));
+    return {
+      average_odds: { decimal: available.length ? averageOddsDecimal(available.map((q) => q.decimal)) : null },
+      book_count: new Set(real.map((q) => q.bookId)).size,
+      available_count: new Set(available.map((q) => q.bookId)).size,
+      sides: [...sides].map(([side, qs]) => {
+        const decimal = averageOddsDecimal(qs.map((q) => q.decimal));
+        const linePoints = points(qs);
+        return { side, decimal, american: formatAmerican(decimalToAmerican(decimal)), point: linePoints.length ? medianLine(linePoints) : null };
+      }),
+    };
+  },
+};
+
+export const Outcome: OutcomeResolvers = {
+  // The feed's outcome ids are integers; a missing or non-numeric one falls back to our row id.
+  outcome_id: (q) => (q.outcomeId !== null && /^\d{1,15}$/.test(q.outcomeId) ? Number(q.outcomeId) : Number(q.id)),
+  game_id: (q) => q.gameId,
+  book_id: (q) => q.bookId,
+  market_type: (q) => q.marketType,
+  team_id: (q) => q.teamId,
+  team: async (q, _a, ctx) => {
+    if (q.teamId === null) return null;
+    const team = await ctx.loaders.teamById.load(q.teamId);
+    return team ? { id: team.id, name: team.fullName, abbr: team.abbr } : { id: q.teamId, name: null, abbr: null };
+  },
+  odds: (q) => ({ decimal: q.decimal, american: formatAmerican(q.american), fractional: q.fractional, original: q.american }),
+  is_live: (q) => q.isLive,
+  is_available: (q) => q.isAvailable,
+  line_status: (q) => q.lineStatus,
+};

@@ -1,0 +1,63 @@
+import * as repo from '../../db/odds-repository';
+import { AppError } from '../../errors';
+import type { QueryResolvers } from '../__generated__/resolvers-types';
+import { dayOrToday, dayRange, list, parsePage, parseStatus } from '../arguments';
+
+// The read roots of schema/game.graphql, team.graphql and market.graphql.
+
+export const Query: QueryResolvers = {
+  ok: () => true,
+
+  games: async (_root, args, ctx) => {
+    const page = parsePage(args.limit, args.offset);
+    return repo.findGames(
+      ctx.db.prisma,
+      {
+        ...dayRange(args, ctx.timeZone),
+        leagueId: args.league_id ?? undefined,
+        gameIds: list(args.game_id),
+        teamIds: list(args.team_id),
+        statuses: parseStatus(args.status),
+      },
+      page,
+    );
+  },
+
+  game: async (_root, args, ctx) => {
+    const game = await ctx.loaders.gameById.load(args.game_id);
+    if (!game) return null;
+    if (args.date) {
+      const { from, to } = dayRange({ date: args.date }, ctx.timeZone);
+      if (game.startTime < from! || game.startTime >= to!) return null;
+    }
+    return game;
+  },
+
+  teams: (_root, args, ctx) =>
+    repo.findTeams(ctx.db.prisma, {
+      leagueId: args.league_id ?? undefined,
+      teamIds: list(args.team_id),
+      conference: args.conference ?? undefined,
+      division: args.division ?? undefined,
+    }),
+
+  leagues: (_root, args, ctx) =>
+    repo.findLeagues(ctx.db.prisma, { leagueId: args.league_id ?? undefined, sport: args.sport ?? undefined, isActive: args.is_active ?? undefined }),
+
+  sportsbooks: (_root, _args, ctx) => repo.listSportsbooks(ctx.db.prisma),
+
+  consensus: async (_root, args, ctx) => {
+    const { items } = await repo.findGames(ctx.db.prisma, { ...dayOrToday(args.date, ctx.now, ctx.timeZone), gameIds: list(args.game_id) }, { limit: 1000, offset: 0 });
+    return items.map((game) => ({ game }));
+  },
+
+  betting_info: async (_root, args, ctx) => {
+    const { items } = await repo.findGames(ctx.db.prisma, { ...dayOrToday(args.date, ctx.now, ctx.timeZone), gameIds: list(args.game_id) }, { limit: 1000, offset: 0 });
+    const marketTypes = list(args.market_type);
+    const bookIds = list(args.book_id);
+    for (const t of marketTypes ?? []) {
+      if (!['moneyline', 'spread', 'total'].includes(t)) throw new AppError('BAD_REQUEST', 'invalid market_type: must be moneyline, spread or total');
+    }
+    return items.map((game) => ({ game, marketTypes, bookIds }));
+  },
+};

@@ -1,0 +1,21 @@
+import type { Resolvers } from '../__generated__/resolvers-types';
+import { Account, AdminQuery, Mutation } from './Admin';
+import { BettingInfo, ConsensusRecord } from './Consensus';
+import { Boxscore, Game } from './Game';
+import { Market, Markets, Outcome } from './Market';
+import { ListingQuery } from './Listing';
+import { Query } from './Query';
+import { scalarResolvers } from './scalars';
+import { League, Sportsbook, Team } from './Team';
+
+// Every resolver map of the schema. makeExecutableSchema merges the list, so an area adds its own
+// file (e.g. Listing.ts exporting `{ Query: {...}, Listing: {...} }`) and one line below.
+export const resolvers: Resolvers[] = [
+  scalarResolvers,
+  { Query, Mutation },
+  { Query: AdminQuery, Account },
+  { Game, Boxscore, Team, League, Sportsbook },
+  { Markets, Market, Outcome },
+  { ConsensusRecord, BettingInfo },
+  { Query: ListingQuery },
+];

@@ -1,0 +1,67 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { defaultFieldResolver, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { AppError } from '../errors';
+import type { GraphQLContext } from './context';
+import { resolvers } from './resolvers';
+
+/** schema/ beside src/ (from src/graphql or dist/graphql alike). */
+export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
+
+/** Every schema/*.graphql file, base.graphql first, the rest by name: adding a file adds it to the schema. */
+export function loadTypeDefs(dir = SCHEMA_DIR): string[] {
+  if (!existsSync(dir)) throw new Error(`GraphQL schema folder not found: ${dir}`);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort((a, b) => (a === 'base.graphql' ? -1 : b === 'base.graphql' ? 1 : a.localeCompare(b)));
+  return files.map((f) => readFileSync(path.join(dir, f), 'utf8'));
+}
+
+/** Throws unless the request carries a valid API key (or the admin key, which may read too). */
+export function requireViewer(ctx: GraphQLContext): void {
+  if (ctx.auth.kind === 'none') throw ctx.auth.error;
+}
+
+/** Throws unless the request carries the admin key. */
+export function requireAdmin(ctx: GraphQLContext): void {
+  if (ctx.auth.kind === 'admin') return;
+  if (ctx.auth.kind === 'none' && ctx.auth.error.code === 'UNAUTHENTICATED') throw ctx.auth.error;
+  throw new AppError('ADMIN_REQUIRED');
+}
+
+function hasDirective(field: GraphQLField<unknown, GraphQLContext>, name: string): boolean {
+  return field.astNode?.directives?.some((d) => d.name.value === name) ?? false;
+}
+
+// Guards every root field, so no resolver can forget authentication, whatever the transport.
+function guard(field: GraphQLField<unknown, GraphQLContext>, check: (ctx: GraphQLContext) => void): void {
+  const resolve = field.resolve ?? defaultFieldResolver;
+  field.resolve = (source, args, ctx, info) => {
+    check(ctx);
+    return resolve(source, args, ctx, info);
+  };
+  if (field.subscribe) {
+    const subscribe = field.subscribe;
+    field.subscribe = (source, args, ctx, info) => {
+      check(ctx);
+      return subscribe(source, args, ctx, info);
+    };
+  }
+}
+
+/**
+ * The one executable schema, used by Apollo (/graphql), the REST adapter (in-process execute) and the
+ * live transports. Mutation fields and Query fields marked @admin need the admin key; every other
+ * Query and Subscription field needs an API key.
+ */
+export function buildSchema(): GraphQLSchema {
+  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+  for (const type of [schema.getQueryType(), schema.getSubscriptionType()]) {
+    for (const field of Object.values(type?.getFields() ?? {})) {
+      guard(field, hasDirective(field, 'admin') ? requireAdmin : requireViewer);
+    }
+  }
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) guard(field, requireAdmin);
+  return schema;
+}

@@ -1,0 +1,124 @@
+import { AppError, ERRORS, type ErrorCode } from '../errors';
+
+// The spec's envelopes (section 1) and how a GraphQL result becomes one. A route names its envelope
+// with one of the constructors below; openapi.ts asks the same object for the body's JSON Schema.
+
+export type JsonSchema = Record<string, unknown>;
+type Params = Record<string, unknown>;
+
+export interface Envelope {
+  kind: 'list' | 'page' | 'item';
+  /** The root field of the operation's result that holds the payload. */
+  field: string;
+  /** The response body of a successful result (or throws AppError, e.g. 404 for a missing item). */
+  body(data: Record<string, unknown>, params: Params): Record<string, unknown>;
+  /** JSON Schema of the body, given the schema of the root field's value. */
+  schema(field: JsonSchema): JsonSchema;
+}
+
+const success = { type: 'boolean', const: true };
+
+function asList(value: unknown): { items: unknown[]; rest: Record<string, unknown> } {
+  if (Array.isArray(value)) return { items: value, rest: {} };
+  const { items, ...rest } = (value ?? {}) as { items?: unknown[] };
+  return { items: items ?? [], rest };
+}
+
+/** Items of a root field that holds `{ items, updated_at? }` or a bare list. */
+function itemsSchema(field: JsonSchema): JsonSchema {
+  return field.type === 'array' ? field : ((field.properties as Record<string, JsonSchema>).items ?? { type: 'array' });
+}
+
+/**
+ * `{ success, data: [..], count }`. The root field is a list, or an object `{ items, updated_at? }`
+ * whose `updated_at` is copied beside data (live odds, movement).
+ */
+export function list(field: string): Envelope {
+  return {
+    kind: 'list',
+    field,
+    body(data) {
+      const { items, rest } = asList(data[field]);
+      return { success: true, data: items, count: items.length, ...('updated_at' in rest && { updated_at: rest.updated_at }) };
+    },
+    schema(fieldSchema) {
+      const updatedAt = (fieldSchema.properties as Record<string, JsonSchema> | undefined)?.updated_at;
+      return {
+        type: 'object',
+        required: ['success', 'data', 'count', ...(updatedAt ? ['updated_at'] : [])],
+        properties: { success, data: itemsSchema(fieldSchema), count: { type: 'integer', minimum: 0 }, ...(updatedAt && { updated_at: updatedAt }) },
+      };
+    },
+  };
+}
+
+/**
+ * `{ success, data: [..], count, pagination: { limit, offset, total?, has_more? } }` from a root
+ * field `{ items, total? }` and the route's limit/offset parameters.
+ */
+export function page(field: string): Envelope {
+  return {
+    kind: 'page',
+    field,
+    body(data, params) {
+      const { items, rest } = asList(data[field]);
+      const limit = params.limit as number;
+      const offset = params.offset as number;
+      const total = typeof rest.total === 'number' ? rest.total : undefined;
+      const pagination = total === undefined ? { limit, offset } : { limit, offset, total, has_more: offset + items.length < total };
+      return { success: true, data: items, count: items.length, pagination };
+    },
+    schema(fieldSchema) {
+      const hasTotal = Boolean((fieldSchema.properties as Record<string, unknown> | undefined)?.total);
+      const int = { type: 'integer', minimum: 0 };
+      return {
+        type: 'object',
+        required: ['success', 'data', 'count', 'pagination'],
+        properties: {
+          success,
+          data: itemsSchema(fieldSchema),
+          count: int,
+          pagination: {
+            type: 'object',
+            required: ['limit', 'offset', ...(hasTotal ? ['total', 'has_more'] : [])],
+            properties: { limit: int, offset: int, ...(hasTotal && { total: int, has_more: { type: 'boolean' } }) },
+          },
+        },
+      };
+    },
+  };
+}
+
+/** `{ success, data: {..} }`; a null root field is a 404 with `notFound`'s message. */
+export function item(field: string, notFound: ErrorCode = 'NOT_FOUND'): Envelope {
+  return {
+    kind: 'item',
+    field,
+    body(data) {
+      const value = data[field];
+      if (value === null || value === undefined) throw new AppError(notFound);
+      return { success: true, data: value };
+    },
+    schema(fieldSchema) {
+      const { type, ...rest } = fieldSchema;
+      // the 404 takes the null case, so a 200 body always has an object
+      const nonNull = Array.isArray(type) ? { ...rest, type: type.filter((t) => t !== 'null') } : fieldSchema;
+      return { type: 'object', required: ['success', 'data'], properties: { success, data: nonNull } };
+    },
+  };
+}
+
+/** The body of every error: `{ success: false, error }`. */
+export function errorBody(error: AppError): { success: false; error: string } {
+  return { success: false, error: error.message };
+}
+
+/** JSON Schema of the error body. */
+export const ERROR_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['success', 'error'],
+  properties: { success: { type: 'boolean', const: false }, error: { type: 'string' } },
+};
+
+/** HTTP status of an error code. */
+export const statusOf = (code: ErrorCode): number => ERRORS[code].status;

@@ -1,0 +1,48 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Kind, parse, validate, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema } from 'graphql';
+
+/** src/rest/operations (also when running from dist/rest, which has no .graphql files). */
+export const OPERATIONS_DIR = [path.join(__dirname, 'operations'), path.resolve(__dirname, '..', '..', 'src', 'rest', 'operations')].find((d) =>
+  existsSync(path.join(d, 'fragments.graphql')),
+) ?? path.join(__dirname, 'operations');
+
+/** Keeps only the fragments an operation uses, directly or through other fragments. */
+function withUsedFragments(operation: DocumentNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): DocumentNode {
+  const used = new Set<string>();
+  const pending = [operation as DocumentNode | FragmentDefinitionNode];
+  while (pending.length) {
+    visit(pending.pop()!, {
+      FragmentSpread(node) {
+        const name = node.name.value;
+        const fragment = fragments.get(name);
+        if (fragment && !used.has(name)) {
+          used.add(name);
+          pending.push(fragment);
+        }
+      },
+    });
+  }
+  return { ...operation, definitions: [...operation.definitions, ...[...used].map((n) => fragments.get(n)!)] };
+}
+
+/**
+ * Every named operation of src/rest/operations/*.graphql (one per file, named like the file), with
+ * the fragments of fragments.graphql it uses, validated against `schema`.
+ * @throws Error naming the file for a parse or validation error (the app does not start).
+ */
+export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): Map<string, DocumentNode> {
+  const fragmentsDoc = parse(readFileSync(path.join(dir, 'fragments.graphql'), 'utf8'));
+  const fragments = new Map(
+    fragmentsDoc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+  );
+  const operations = new Map<string, DocumentNode>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.graphql') && f !== 'fragments.graphql')) {
+    const name = file.replace(/\.graphql$/, '');
+    const document = withUsedFragments(parse(readFileSync(path.join(dir, file), 'utf8')), fragments);
+    const errors = validate(schema, document);
+    if (errors.length) throw new Error(`src/rest/operations/${file}: ${errors.map((e) => e.message).join('; ')}`);
+    operations.set(name, document);
+  }
+  return operations;
+}

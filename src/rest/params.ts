@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { isCalendarDate } from '../graphql/resolvers/scalars';
+
+// Parameter types of the REST routes. Each is a zod schema that turns the raw query value (a string,
+// or an array of strings when repeated) into a GraphQL variable, with a message naming what is
+// allowed, and carries its OpenAPI schema in `.meta({ openapi })` for src/rest/openapi.ts.
+
+/** Largest id a GraphQL Int holds (32-bit signed). */
+export const MAX_ID = 2_147_483_647;
+
+type Raw = string | string[] | undefined;
+
+export interface ParamMeta {
+  description: string;
+  /** OpenAPI schema of the raw parameter value. */
+  openapi: Record<string, unknown>;
+  /** Path parameter (else query). */
+  in?: 'path' | 'query';
+  /** Accepted as a comma-separated list and as a repeated parameter. */
+  list?: boolean;
+}
+
+function param<T>(parse: (raw: string | string[], fail: (message: string) => never) => T, meta: ParamMeta) {
+  class Invalid extends Error {}
+  return z
+    .custom<Raw>((v) => v === undefined || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string')), { message: 'must be a text value' })
+    .optional()
+    .transform((raw, ctx): T | undefined => {
+      if (raw === undefined) return undefined;
+      try {
+        return parse(raw, (message) => {
+          throw new Invalid(message);
+        });
+      } catch (error) {
+        if (!(error instanceof Invalid)) throw error;
+        ctx.addIssue({ code: 'custom', message: error.message });
+        return z.NEVER;
+      }
+    })
+    .meta(meta as unknown as Record<string, unknown>);
+}
+
+/** The single value of a parameter given once; repeated is an error. */
+function single(raw: string | string[], fail: (m: string) => never): string {
+  if (Array.isArray(raw)) {
+    if (raw.length === 1) return raw[0]!;
+    fail('must be given once');
+  }
+  return raw as string;
+}
+
+function parseInteger(text: string, min: number, max: number): number | null {
+  if (!/^-?\d{1,16}$/.test(text.trim())) return null;
+  const n = Number(text.trim());
+  return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
+}
+
+/** An integer in [min, max]. */
+export function integer(description: string, min: number, max: number, extra: Partial<ParamMeta> = {}) {
+  return param(
+    (raw, fail) => parseInteger(single(raw, fail), min, max) ?? fail(`must be an integer from ${min} to ${max}`),
+    { description, openapi: { type: 'integer', minimum: min, maximum: max }, ...extra },
+  );
+}
+
+/** One id (a positive 32-bit integer). */
+export function id(description: string, extra: Partial<ParamMeta> = {}) {
+  return integer(description, 1, MAX_ID, extra);
+}
+
+/** One or more ids: comma-separated (`1,2`), repeated (`id=1&id=2`) or both. */
+export function ids(description: string) {
+  return param(
+    (raw, fail) => {
+      const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(','));
+      const values = parts.map((p) => parseInteger(p, 1, MAX_ID));
+      if (parts.length === 0 || values.some((v) => v === null)) {
+        fail(`must be one or more integer ids from 1 to ${MAX_ID}, comma-separated or repeated`);
+      }
+      return [...new Set(values as number[])];
+    },
+    { description, openapi: { type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID } }, list: true },
+  );
+}
+
+/** A boolean: true/false/1/0 (any case). */
+export function boolean(description: string) {
+  return param(
+    (raw, fail) => {
+      const value = single(raw, fail).trim().toLowerCase();
+      if (value === 'true' || value === '1') return true;
+      if (value === 'false' || value === '0') return false;
+      return fail('must be true, false, 1 or 0');
+    },
+    { description, openapi: { type: 'boolean' } },
+  );
+}
+
+/** A real calendar date YYYY-MM-DD. */
+export function date(description: string) {
+  return param(
+    (raw, fail) => {
+      const value = single(raw, fail).trim();
+      return isCalendarDate(value) ? value : fail('must be a real calendar date YYYY-MM-DD');
+    },
+    { description, openapi: { type: 'string', format: 'date' } },
+  );
+}
+
+/** One of `values` (case-insensitive; returned lower-case). */
+export function oneOf<const V extends string>(description: string, values: readonly V[]) {
+  return param(
+    (raw, fail) => {
+      const value = single(raw, fail).trim().toLowerCase();
+      return (values as readonly string[]).includes(value) ? (value as V) : fail(`must be one of ${values.join(', ')}`);
+    },
+    { description, openapi: { type: 'string', enum: [...values] } },
+  );
+}
+
+/** One or more of `values`, comma-separated or repeated. */
+export function someOf<const V extends string>(description: string, values: readonly V[]) {
+  return param(
+    (raw, fail) => {
+      const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase());
+      if (parts.length === 0 || parts.some((p) => !(values as readonly string[]).includes(p))) {
+        fail(`must be one or more of ${values.join(', ')}, comma-separated or repeated`);
+      }
+      return [...new Set(parts)] as V[];
+    },
+    { description, openapi: { type: 'array', items: { type: 'string', enum: [...values] } }, list: true },
+  );
+}
+
+/** Free text of 1 to `max` characters. */
+export function text(description: string, max = 100) {
+  return param(
+    (raw, fail) => {
+      const value = single(raw, fail).trim();
+      return value.length >= 1 && value.length <= max ? value : fail(`must be text of 1 to ${max} characters`);
+    },
+    { description, openapi: { type: 'string', minLength: 1, maxLength: max } },
+  );
+}
+
+/** A parameter with a default when absent. */
+export function withDefault<T>(schema: z.ZodType<T | undefined, Raw>, value: T) {
+  const meta = schema.meta() as unknown as ParamMeta;
+  return schema.transform((v) => (v === undefined ? value : v)).meta({ ...meta, openapi: { ...meta.openapi, default: value } } as unknown as Record<string, unknown>);
+}
+
+/** A required parameter (path parameters). */
+export function required<T>(schema: z.ZodType<T | undefined, Raw>) {
+  const meta = schema.meta() as unknown as ParamMeta;
+  return schema
+    .refine((v) => v !== undefined, { message: 'is required' })
+    .transform((v) => v as T)
+    .meta({ ...meta, required: true } as unknown as Record<string, unknown>);
+}
+
+/** Metadata of a parameter schema made by this module. */
+export function paramMeta(schema: z.ZodType): ParamMeta & { required?: boolean } {
+  return schema.meta() as unknown as ParamMeta & { required?: boolean };
+}

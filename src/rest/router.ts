@@ -1,0 +1,71 @@
+import { Router, type Request, type Response } from 'express';
+import { execute, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { AppError, ERRORS } from '../errors';
+import type { Auth, GraphQLContext } from '../graphql/context';
+import { errorBody } from './envelope';
+import { loadOperations } from './operations';
+import type { Route } from './route';
+import { ROUTES } from './routes';
+
+export interface RestDeps {
+  schema: GraphQLSchema;
+  /** A GraphQL context for an authenticated request (the same one /graphql uses). */
+  createContext(auth: Auth): GraphQLContext;
+  /** The request's Auth, set by the app's authentication middleware. */
+  authOf(req: Request): Auth;
+  /** Logs unexpected errors (500). */
+  onError(error: unknown, req: Request): void;
+  routes?: readonly Route[];
+}
+
+/** The AppError a GraphQL execution error stands for; anything unexpected is INTERNAL. */
+export function appErrorOf(error: GraphQLError): AppError {
+  const original = error.originalError;
+  if (original instanceof AppError) return original;
+  if (original && original.name !== 'GraphQLError') return new AppError('INTERNAL');
+  // Coercion of a variable or argument (e.g. a Date scalar) is the client's mistake.
+  return new AppError('BAD_REQUEST', error.message);
+}
+
+/** First issue of a zod error as "invalid parameter <name>: <what is allowed>". */
+function paramError(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): AppError {
+  const issue = issues[0]!;
+  return new AppError('BAD_REQUEST', `invalid parameter ${String(issue.path[0])}: ${issue.message}`);
+}
+
+/**
+ * The REST adapter: one GET handler per route of the table. Each one checks the caller, parses the
+ * parameters, runs the route's GraphQL operation in-process on the shared schema and writes the
+ * envelope. No business logic lives here.
+ */
+export function createRestRouter(deps: RestDeps): Router {
+  const operations: Map<string, DocumentNode> = loadOperations(deps.schema);
+  const router = Router();
+  for (const route of deps.routes ?? ROUTES) {
+    const document = operations.get(route.operation);
+    if (!document) throw new Error(`route ${route.path}: no operation file src/rest/operations/${route.operation}.graphql`);
+    router.get(route.path, async (req: Request, res: Response) => {
+      const fail = (error: AppError) => res.status(error.status).json(errorBody(error));
+      try {
+        const auth = deps.authOf(req);
+        if (auth.kind === 'none') return fail(auth.error);
+        const parsed = route.params.safeParse({ ...(req.query as Record<string, unknown>), ...req.params });
+        if (!parsed.success) return fail(paramError(parsed.error.issues));
+        const params = parsed.data as Record<string, unknown>;
+        const variables = route.variables ? route.variables(params) : params;
+        const result = await execute({ schema: deps.schema, document, variableValues: variables, contextValue: deps.createContext(auth) });
+        if (result.errors?.length) {
+          const error = appErrorOf(result.errors[0]!);
+          if (error.code === 'INTERNAL') deps.onError(result.errors[0]!.originalError ?? result.errors[0], req);
+          return fail(error);
+        }
+        return res.json(route.envelope.body(result.data as Record<string, unknown>, params));
+      } catch (error) {
+        if (error instanceof AppError) return fail(error);
+        deps.onError(error, req);
+        return fail(new AppError('INTERNAL', ERRORS.INTERNAL.message));
+      }
+    });
+  }
+  return router;
+}

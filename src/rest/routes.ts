@@ -1,0 +1,12 @@
+import type { Route } from './route';
+import { gameRoutes } from './routes/games';
+import { listingRoutes } from './routes/listings';
+import { referenceRoutes } from './routes/reference';
+
+export type { Route } from './route';
+
+/**
+ * The route table: every REST route of the service. Each area keeps its routes in
+ * src/rest/routes/<area>.ts and adds one line here (see src/rest/README.md).
+ */
+export const ROUTES: readonly Route[] = [...gameRoutes, ...referenceRoutes, ...listingRoutes];

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { item, page } from '../envelope';
+import { boolean, date, id, ids, integer, oneOf, required, someOf, text, withDefault } from '../params';
+import { defineRoutes } from '../route';
+
+// Games, boxscores and per-game markets (spec 4.1-4.4).
+
+export const MARKET_TYPES = ['moneyline', 'spread', 'total'] as const;
+
+const gamePath = { game_id: required(id('Game id', { in: 'path' })) };
+const dateParam = date('League-local day (LEAGUE_TIME_ZONE) the game starts on; resolves a game id to that day');
+
+/** @include flags of an operation that selects some of the three markets (all when none named). */
+export function marketFlags(types: readonly string[] | undefined): Record<(typeof MARKET_TYPES)[number], boolean> {
+  return { moneyline: !types || types.includes('moneyline'), spread: !types || types.includes('spread'), total: !types || types.includes('total') };
+}
+
+export const gameRoutes = defineRoutes([
+  {
+    path: '/games',
+    summary: 'Games, ordered by start_time then game_id, paginated',
+    params: z.object({
+      date: date('Games on this league-local day (YYYY-MM-DD)'),
+      start_date: date('First league-local day, inclusive'),
+      end_date: date('Last league-local day, inclusive'),
+      league_id: id('League id (4 NBA, 5 WNBA)'),
+      game_id: ids('One or more game ids'),
+      team_id: ids('Games of these teams (home or away)'),
+      status: text('scheduled, live or finished; also in_progress, closed, postponed, cancelled', 20),
+      include_markets: withDefault(boolean('false omits markets'), true),
+      include_boxscore: withDefault(boolean('false omits boxscore'), true),
+      limit: withDefault(integer('Page size', 1, 1000), 100),
+      offset: withDefault(integer('Index of the first game', 0, 2_147_483_647), 0),
+    }),
+    operation: 'Games',
+    envelope: page('games'),
+  },
+  {
+    path: '/games/:game_id',
+    summary: 'One game',
+    params: z.object({
+      ...gamePath,
+      date: dateParam,
+      include_markets: withDefault(boolean('false omits markets'), true),
+      include_boxscore: withDefault(boolean('false omits boxscore'), true),
+    }),
+    operation: 'Game',
+    envelope: item('game', 'GAME_NOT_FOUND'),
+    errors: [404],
+  },
+  {
+    path: '/games/:game_id/boxscore',
+    summary: 'Live or final boxscore of a game',
+    params: z.object({ ...gamePath, date: dateParam }),
+    operation: 'GameBoxscore',
+    envelope: item('game', 'GAME_NOT_FOUND'),
+    errors: [404],
+  },
+  {
+    path: '/games/:game_id/markets',
+    summary: 'Markets of a game (market_type, count, outcomes)',
+    params: z.object({
+      ...gamePath,
+      date: dateParam,
+      market_type: someOf('Market types', MARKET_TYPES),
+      book_id: ids('Sportsbook ids'),
+      period: oneOf('full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter', [
+        'full',
+        'full_game',
+        'first_half',
+        'second_half',
+        'first_quarter',
+        'second_quarter',
+        'third_quarter',
+        'fourth_quarter',
+      ]),
+    }),
+    operation: 'GameMarkets',
+    variables: ({ market_type, ...rest }) => ({ ...rest, ...marketFlags(market_type) }),
+    envelope: item('game', 'GAME_NOT_FOUND'),
+    errors: [404],
+  },
+]);

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { list } from '../envelope';
+import { boolean, date, id, ids, someOf, text } from '../params';
+import { defineRoutes } from '../route';
+import { MARKET_TYPES, marketFlags } from './games';
+
+// Teams, leagues, sportsbooks, consensus and betting-info (spec 4.11-4.15).
+
+export const referenceRoutes = defineRoutes([
+  {
+    path: '/teams',
+    summary: 'Teams, ordered by id',
+    params: z.object({
+      league_id: id('League id'),
+      team_id: ids('One or more team ids'),
+      conference: text('Conference, case-insensitive (e.g. EAST, WEST)', 50),
+      division: text('Division, case-insensitive (e.g. ATLANTIC)', 50),
+    }),
+    operation: 'Teams',
+    envelope: list('teams'),
+  },
+  {
+    path: '/leagues',
+    summary: 'Leagues, ordered by id',
+    params: z.object({ league_id: id('League id'), sport: text('Sport (basketball)', 50), is_active: boolean('Active leagues only (true) or inactive only (false)') }),
+    operation: 'Leagues',
+    envelope: list('leagues'),
+  },
+  {
+    path: '/sportsbooks',
+    summary: 'Sportsbooks, ordered by id',
+    params: z.object({}),
+    operation: 'Sportsbooks',
+    envelope: list('sportsbooks'),
+  },
+  {
+    path: '/consensus',
+    summary: 'Consensus prices, lines and public betting per game of a day',
+    params: z.object({
+      date: date('League-local day, default today'),
+      game_id: ids('One or more game ids'),
+      market_type: someOf('Markets to include (default all)', MARKET_TYPES),
+    }),
+    operation: 'Consensus',
+    variables: ({ market_type, ...rest }) => ({ ...rest, ...marketFlags(market_type) }),
+    envelope: list('consensus'),
+  },
+  {
+    path: '/betting-info',
+    summary: 'Public betting (tickets %, money %, bets) per game, market and book',
+    params: z.object({
+      date: date('League-local day, default today'),
+      game_id: ids('One or more game ids'),
+      market_type: someOf('Market types', MARKET_TYPES),
+      book_id: ids('Sportsbook ids'),
+    }),
+    operation: 'BettingInfo',
+    envelope: list('betting_info'),
+  },
+]);
