@@ -1,0 +1,63 @@
+import type { PrismaClient, Quote, Sportsbook } from './client';
+
+// The reads behind the cross-game market listings (spec 4.5-4.7): the games in scope, every
+// available quote of one market type and period for them, and the sportsbook flags (aggregate,
+// sharp). Three statements, whatever the number of games.
+
+/** Which games and which market a listing covers; absent fields do not filter. */
+export interface ListingScope {
+  /** start_time >= from (inclusive). */
+  from?: Date | undefined;
+  /** start_time < to (exclusive). */
+  to?: Date | undefined;
+  gameIds?: readonly number[] | undefined;
+  /** Either team plays (the listing narrows further to the outcomes of these teams). */
+  teamIds?: readonly number[] | undefined;
+  marketType: string;
+  period: string;
+}
+
+/** A game in scope with the name of its league (which picks the key-number distribution). */
+export interface ListingGameRow {
+  id: number;
+  leagueId: number;
+  leagueName: string;
+  homeTeamId: number;
+  awayTeamId: number;
+}
+
+export interface ListingRows {
+  games: ListingGameRow[];
+  /** Available quotes of every book, aggregates included (the listing decides what to drop). */
+  quotes: Quote[];
+  books: Sportsbook[];
+}
+
+/**
+ * The rows a listing is computed from. Quotes are not narrowed by book or side here: the reference
+ * probability, consensus and arbitrage of a market need every book's prices.
+ */
+export async function findListingRows(prisma: PrismaClient, scope: ListingScope): Promise<ListingRows> {
+  const games = await prisma.game.findMany({
+    where: {
+      ...((scope.from || scope.to) && { startTime: { ...(scope.from && { gte: scope.from }), ...(scope.to && { lt: scope.to }) } }),
+      ...(scope.gameIds && { id: { in: [...scope.gameIds] } }),
+      ...(scope.teamIds && { OR: [{ homeTeamId: { in: [...scope.teamIds] } }, { awayTeamId: { in: [...scope.teamIds] } }] }),
+    },
+    select: { id: true, leagueId: true, homeTeamId: true, awayTeamId: true, league: { select: { name: true } } },
+    orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
+  });
+  if (games.length === 0) return { games: [], quotes: [], books: [] };
+  const [quotes, books] = await Promise.all([
+    prisma.quote.findMany({
+      where: { gameId: { in: games.map((g) => g.id) }, marketType: scope.marketType, period: scope.period, isAvailable: true },
+      orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }],
+    }),
+    prisma.sportsbook.findMany({ orderBy: { id: 'asc' } }),
+  ]);
+  return {
+    games: games.map((g) => ({ id: g.id, leagueId: g.leagueId, leagueName: g.league.name, homeTeamId: g.homeTeamId, awayTeamId: g.awayTeamId })),
+    quotes,
+    books,
+  };
+}

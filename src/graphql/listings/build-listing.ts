@@ -1,0 +1,389 @@
+/**
+ * Cross-game market listings (spec 4.5-4.7): every available quote of one market type becomes a
+ * listing entry carrying its value metrics. Pure assembly over rows already read from the database:
+ * the probability math itself is src/domain's (devig, consensusProbability, adjustProbabilityForPoint,
+ * valueMetrics, isStale, findArbitrage, medianLine); this file only decides which prices feed it.
+ *
+ * Rules (docs/listings.md is the user-facing version):
+ * - A market is one game, market type, period and live flag: pregame and live prices are never mixed.
+ * - Aggregate books (Consensus, Open) are dropped before anything else: they are not a place to bet,
+ *   so they give no listing entry, no reference, no consensus and no arbitrage leg.
+ * - A "line" identifies a two-way pair: the home handicap for spreads (home -3.5 pairs with away +3.5),
+ *   the total for totals, nothing for moneylines. A book contributes a de-vigged pair at a line only
+ *   when it quotes both sides there.
+ * - Reference (true) probability of an outcome at line L: the sharp book's de-vigged pair at L; else
+ *   the consensus of every book's de-vigged pair at L; else the reference at the nearest line that has
+ *   one, moved to L with the key-number model, centred on the median line of the market.
+ */
+
+import {
+  adjustProbabilityForPoint,
+  consensusProbability,
+  devig,
+  findArbitrage,
+  isStale,
+  medianLine,
+  valueMetrics,
+  type DevigMethod,
+  type League,
+  type ValueMetrics,
+} from '../../domain';
+
+export type ListingMarketType = 'moneyline' | 'spread' | 'total';
+export type ListingSort = 'odds' | 'value';
+
+/** A game as the listing needs it. */
+export interface ListingGame {
+  id: number;
+  /** Picks the key-number distribution (NBA or WNBA). */
+  league: League;
+  homeTeamId: number;
+  awayTeamId: number;
+}
+
+export interface ListingBook {
+  id: number;
+  name: string;
+  isAggregate: boolean;
+  isSharp: boolean;
+}
+
+/** One current price (a Quote row); only available quotes should be passed in. */
+export interface ListingQuote {
+  gameId: number;
+  bookId: number;
+  marketType: string;
+  period: string;
+  side: string;
+  isLive: boolean;
+  outcomeId: string | null;
+  teamId: number | null;
+  /** The side's handicap (spread), the total (total), null (moneyline). */
+  point: number | null;
+  american: number;
+  decimal: number;
+  fractional: string;
+  isAvailable: boolean;
+  lineStatus: string;
+  seenAt: Date;
+  changedAt: Date;
+}
+
+/** Which estimate of the true probability was used, and how. */
+export interface ReferenceInfo {
+  /** `sharp`: the sharp book's de-vigged price; `consensus`: mean of every book's de-vigged price. */
+  reference: 'sharp' | 'consensus';
+  /** The side's point the reference was measured at (null on moneylines). */
+  reference_point: number | null;
+  /** True when the reference was moved from reference_point to the outcome's point (key numbers). */
+  point_adjusted: boolean;
+  /** Books whose de-vigged pair formed the reference (1 for the sharp book). */
+  reference_book_count: number;
+}
+
+/** The other leg of an arbitrage and the stake split that locks the profit. */
+export interface ArbitrageDetail {
+  /** sum(1/d) of this price and the best complementary price; below 1. */
+  total_implied_probability: number;
+  /** Guaranteed profit as a percentage of the total staked. */
+  profit_percentage: number;
+  /** Fraction of the bankroll to stake on this outcome. */
+  stake: number;
+  complement: { book_id: number; side: string; point: number | null; decimal: number; american: number; stake: number };
+}
+
+/**
+ * The EV object of one listing entry: the domain's ValueMetrics, with the probability-derived fields
+ * null when no reference exists (for example only one side of the market is quoted anywhere).
+ */
+export interface ListingEv extends Omit<ValueMetrics, 'true_probability' | 'edge_percentage' | 'ev_per_100'> {
+  true_probability: number | null;
+  edge_percentage: number | null;
+  ev_per_100: number | null;
+  devig_method: DevigMethod;
+  reference: ReferenceInfo | null;
+  arbitrage_detail: ArbitrageDetail | null;
+}
+
+export interface ListingEntry {
+  quote: ListingQuote;
+  game: ListingGame;
+  book: ListingBook;
+  /** The value score `sort=value` orders by: ev_per_100 (null without a reference). */
+  value: number | null;
+  ev: ListingEv;
+}
+
+export interface BuildListingInput {
+  marketType: ListingMarketType;
+  games: readonly ListingGame[];
+  /** Every quote of the games in scope for this market type and period, whatever the book filter. */
+  quotes: readonly ListingQuote[];
+  /** Sportsbook rows by id; a book without a row counts as an ordinary (non-aggregate, non-sharp) book. */
+  books: ReadonlyMap<number, ListingBook>;
+  devigMethod: DevigMethod;
+  sort: ListingSort;
+  /** The clock staleness is measured against. */
+  now: Date;
+  /** Output filters, applied after the market-wide computations (a filtered-out book still counts). */
+  bookIds?: readonly number[] | null | undefined;
+  teamIds?: readonly number[] | null | undefined;
+  sides?: readonly string[] | null | undefined;
+}
+
+const SIDES: Readonly<Record<ListingMarketType, readonly [string, string]>> = {
+  moneyline: ['home', 'away'],
+  spread: ['home', 'away'],
+  total: ['over', 'under'],
+};
+
+/** One book's de-vigged two-way market at one line, probabilities in SIDES order. */
+interface BookPair {
+  bookId: number;
+  isSharp: boolean;
+  probabilities: number[];
+}
+
+interface LineGroup {
+  pairs: BookPair[];
+  sharp: BookPair | undefined;
+}
+
+interface Reference extends ReferenceInfo {
+  probability: number;
+}
+
+/** The quotes of one market (game, period, live flag) and what is derived from them once. */
+class MarketView {
+  /** Line -> de-vigged pairs quoting it. Map keys compare with SameValueZero, so 0 and -0 meet. */
+  private readonly lines = new Map<number, LineGroup>();
+  /** `${side}|${line}` -> best (highest decimal) quote on that side at that line. */
+  private readonly best = new Map<string, ListingQuote>();
+  /** Median of the books' lines in the first side's convention; null for moneylines or no pair. */
+  private readonly centre: number | null;
+  private readonly refCache = new Map<string, Reference | null>();
+
+  constructor(
+    readonly marketType: ListingMarketType,
+    readonly game: ListingGame,
+    readonly quotes: readonly ListingQuote[],
+    books: ReadonlyMap<number, ListingBook>,
+    readonly method: DevigMethod,
+  ) {
+    const [first, second] = SIDES[marketType];
+    const byBook = new Map<number, Map<string, ListingQuote>>();
+    for (const q of quotes) {
+      const sides = byBook.get(q.bookId) ?? new Map<string, ListingQuote>();
+      sides.set(q.side, q);
+      byBook.set(q.bookId, sides);
+      const key = `${q.side}|${this.lineOf(q)}`;
+      const current = this.best.get(key);
+      if (!current || q.decimal > current.decimal || (q.decimal === current.decimal && q.bookId < current.bookId)) this.best.set(key, q);
+    }
+    const bookLines: number[] = [];
+    for (const [bookId, sides] of byBook) {
+      const a = sides.get(first);
+      const b = sides.get(second);
+      if (!a || !b) continue;
+      const line = this.lineOf(a);
+      // A book hanging different lines on the two sides (mid-move) has no two-way market to de-vig.
+      if (line !== this.lineOf(b)) continue;
+      const pair: BookPair = { bookId, isSharp: books.get(bookId)?.isSharp ?? false, probabilities: devig([a.decimal, b.decimal], method) };
+      const group = this.lines.get(line) ?? { pairs: [], sharp: undefined };
+      group.pairs.push(pair);
+      if (pair.isSharp && !group.sharp) group.sharp = pair;
+      this.lines.set(line, group);
+      bookLines.push(line);
+    }
+    this.centre = marketType !== 'moneyline' && bookLines.length > 0 ? medianLine(bookLines) : null;
+  }
+
+  /** The line a quote belongs to: home handicap (spread), total (total), 0 (moneyline). */
+  lineOf(q: ListingQuote): number {
+    if (this.marketType === 'moneyline' || q.point === null) return 0;
+    // +0 folds -0 (away +0 on a pick'em) onto the same line as home 0.
+    if (this.marketType === 'spread') return q.side === 'home' ? q.point + 0 : -q.point + 0;
+    return q.point;
+  }
+
+  /** A line written in `side`'s own convention (an away spread point is minus the home handicap). */
+  private sidePoint(line: number, side: string): number {
+    return this.marketType === 'spread' && side === 'away' ? -line + 0 : line;
+  }
+
+  private sideIndex(side: string): number {
+    return SIDES[this.marketType].indexOf(side);
+  }
+
+  /** The quoting book's own de-vigged probability for the quote's side, when it quotes both sides there. */
+  ownProbability(q: ListingQuote): number | null {
+    const pair = this.lines.get(this.lineOf(q))?.pairs.find((p) => p.bookId === q.bookId);
+    return pair ? (pair.probabilities[this.sideIndex(q.side)] ?? null) : null;
+  }
+
+  /**
+   * Reference probability of `side` at `line`; with `preferSharp` false the sharp book is just one of
+   * the consensus (the staleness comparison). Null when no book quotes both sides anywhere.
+   */
+  reference(side: string, line: number, preferSharp: boolean): Reference | null {
+    const cacheKey = `${side}|${line}|${preferSharp}`;
+    if (this.refCache.has(cacheKey)) return this.refCache.get(cacheKey) ?? null;
+    const result = this.computeReference(side, line, preferSharp);
+    this.refCache.set(cacheKey, result);
+    return result;
+  }
+
+  private computeReference(side: string, line: number, preferSharp: boolean): Reference | null {
+    const exact = this.atLine(side, line, preferSharp);
+    if (exact) return exact;
+    if (this.marketType === 'moneyline' || this.lines.size === 0) return null;
+    // Nearest line with a reference; ties go to the line with more books, then the lower line, so the
+    // choice does not depend on the order rows came back in.
+    const nearest = [...this.lines.entries()].sort(
+      ([la, ga], [lb, gb]) => Math.abs(la - line) - Math.abs(lb - line) || gb.pairs.length - ga.pairs.length || la - lb,
+    )[0];
+    if (!nearest) return null;
+    const base = this.atLine(side, nearest[0], preferSharp);
+    if (!base) return null;
+    const probability = adjustProbabilityForPoint({
+      league: this.game.league,
+      market: this.marketType,
+      side: side as 'home' | 'away' | 'over' | 'under',
+      probability: base.probability,
+      fromPoint: this.sidePoint(nearest[0], side),
+      toPoint: this.sidePoint(line, side),
+      // Centre the result distribution on where the market as a whole sits, not on the reference line.
+      ...(this.centre === null ? {} : { marketLine: this.sidePoint(this.centre, side) }),
+    });
+    return { ...base, probability, point_adjusted: true };
+  }
+
+  private atLine(side: string, line: number, preferSharp: boolean): Reference | null {
+    const group = this.lines.get(line);
+    if (!group || group.pairs.length === 0) return null;
+    const index = this.sideIndex(side);
+    const point = this.marketType === 'moneyline' ? null : this.sidePoint(line, side);
+    if (preferSharp && group.sharp) {
+      return { probability: group.sharp.probabilities[index] as number, reference: 'sharp', reference_point: point, point_adjusted: false, reference_book_count: 1 };
+    }
+    const consensus = consensusProbability(group.pairs.map((p) => p.probabilities));
+    return { probability: consensus[index] as number, reference: 'consensus', reference_point: point, point_adjusted: false, reference_book_count: group.pairs.length };
+  }
+
+  /** The best price on the other side at the quote's line, when the two make an arbitrage. */
+  arbitrage(q: ListingQuote): ArbitrageDetail | null {
+    const [first, second] = SIDES[this.marketType];
+    const other = this.best.get(`${q.side === first ? second : first}|${this.lineOf(q)}`);
+    if (!other) return null;
+    const arb = findArbitrage([q.decimal, other.decimal]);
+    if (!arb) return null;
+    return {
+      total_implied_probability: arb.total_implied_probability,
+      profit_percentage: arb.profit_percentage,
+      stake: arb.stakes[0] as number,
+      complement: { book_id: other.bookId, side: other.side, point: other.point, decimal: other.decimal, american: other.american, stake: arb.stakes[1] as number },
+    };
+  }
+}
+
+/**
+ * Builds the listing of one market type: one entry per available quote of a non-aggregate book, with
+ * its EV object, filtered by bookIds/teamIds/sides and sorted by `sort`:
+ * - `odds`: highest decimal price first; `value`: highest value (ev_per_100) first, null values last;
+ * - ties: game id, book id, side, point, pregame before live (ascending).
+ * References, consensus, staleness and arbitrage always use every non-aggregate book of the market,
+ * whatever the output filters. Quotes of games missing from `games`, of another market type, or
+ * unavailable are ignored.
+ */
+export function buildListing(input: BuildListingInput): ListingEntry[] {
+  const { marketType, devigMethod, now } = input;
+  const games = new Map(input.games.map((g) => [g.id, g]));
+  const bookOf = (id: number): ListingBook => input.books.get(id) ?? { id, name: `Book ${id}`, isAggregate: false, isSharp: false };
+  const sides = SIDES[marketType];
+
+  const markets = new Map<string, ListingQuote[]>();
+  for (const q of input.quotes) {
+    if (q.marketType !== marketType || !q.isAvailable || !sides.includes(q.side) || !games.has(q.gameId)) continue;
+    if (bookOf(q.bookId).isAggregate) continue;
+    if (marketType !== 'moneyline' && q.point === null) continue;
+    const key = `${q.gameId}|${q.period}|${q.isLive}`;
+    const list = markets.get(key) ?? [];
+    list.push(q);
+    markets.set(key, list);
+  }
+
+  // Absent filters do not filter; an empty list matches nothing (the rule of src/graphql/arguments.ts).
+  const bookFilter = input.bookIds ? new Set(input.bookIds) : null;
+  const teamFilter = input.teamIds ? new Set(input.teamIds) : null;
+  const sideFilter = input.sides ? new Set(input.sides) : null;
+  const entries: ListingEntry[] = [];
+  for (const quotes of markets.values()) {
+    const game = games.get(quotes[0]!.gameId)!;
+    const view = new MarketView(marketType, game, quotes, input.books, devigMethod);
+    for (const q of quotes) {
+      if (bookFilter && !bookFilter.has(q.bookId)) continue;
+      if (sideFilter && !sideFilter.has(q.side)) continue;
+      if (teamFilter && (q.teamId === null || !teamFilter.has(q.teamId))) continue;
+      entries.push(entryFor(view, q, bookOf(q.bookId), devigMethod, now));
+    }
+  }
+  return entries.sort(input.sort === 'odds' ? byOdds : byValue);
+}
+
+function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: DevigMethod, now: Date): ListingEntry {
+  const line = view.lineOf(q);
+  const reference = view.reference(q.side, line, true);
+  // Staleness compares the book with the market, so the consensus here ignores the sharp preference.
+  const consensus = view.reference(q.side, line, false);
+  const own = view.ownProbability(q) ?? 1 / q.decimal;
+  const stale = isStale({ seenAt: q.seenAt, now, isLive: q.isLive, probability: own, consensusProbability: consensus?.probability ?? null });
+  const arbitrageDetail = view.arbitrage(q);
+  const arbitrage = arbitrageDetail !== null;
+  let ev: ListingEv;
+  if (reference) {
+    const metrics = valueMetrics({ decimalOdds: q.decimal, trueProbability: reference.probability, stale, arbitrage });
+    const { probability: _p, ...info } = reference;
+    ev = { ...metrics, devig_method: method, reference: info, arbitrage_detail: arbitrageDetail };
+  } else {
+    ev = {
+      decimal_odds: q.decimal,
+      implied_probability: 1 / q.decimal,
+      true_probability: null,
+      break_even_probability: 1 / q.decimal,
+      edge_percentage: null,
+      ev_per_100: null,
+      profitable: false,
+      stale,
+      arbitrage,
+      devig_method: method,
+      reference: null,
+      arbitrage_detail: arbitrageDetail,
+    };
+  }
+  return { quote: q, game: view.game, book, value: ev.ev_per_100, ev };
+}
+
+function tieBreak(a: ListingEntry, b: ListingEntry): number {
+  return (
+    a.quote.gameId - b.quote.gameId ||
+    a.quote.bookId - b.quote.bookId ||
+    (a.quote.side < b.quote.side ? -1 : a.quote.side > b.quote.side ? 1 : 0) ||
+    (a.quote.point ?? 0) - (b.quote.point ?? 0) ||
+    Number(a.quote.isLive) - Number(b.quote.isLive)
+  );
+}
+
+function byOdds(a: ListingEntry, b: ListingEntry): number {
+  return b.quote.decimal - a.quote.decimal || tieBreak(a, b);
+}
+
+function byValue(a: ListingEntry, b: ListingEntry): number {
+  if (a.value === null || b.value === null) {
+    if (a.value !== b.value) return a.value === null ? 1 : -1;
+    return tieBreak(a, b);
+  }
+  return b.value - a.value || tieBreak(a, b);
+}
+
+/** De-vig method names and the default, for the REST parameter enum (rest/ may not import domain/). */
+export { DEVIG_METHODS as LISTING_DEVIG_METHODS, DEFAULT_DEVIG_METHOD as LISTING_DEFAULT_DEVIG_METHOD } from '../../domain';

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS } from '../../graphql/listings/build-listing';
+import { list } from '../envelope';
+import { date, ids, oneOf, someOf } from '../params';
+import { defineRoutes, type Route } from '../route';
+
+// Cross-game market listings with value metrics (spec 4.5-4.7). The three routes run the one
+// operation ListingMarket with their market type; definitions of every number: docs/listings.md.
+
+const common = {
+  date: date('League-local day (LEAGUE_TIME_ZONE), default today; without it, game_id is not limited to a day'),
+  game_id: ids('One or more game ids'),
+  book_id: ids('Listed sportsbooks (references, consensus and arbitrage still use every book)'),
+  period: oneOf('full_game (default; full is an alias) or first_half', ['full', 'full_game', 'first_half']),
+  devig: oneOf(`De-vig method of the reference probability (default ${LISTING_DEFAULT_DEVIG_METHOD})`, LISTING_DEVIG_METHODS),
+};
+const teamId = ids("The outcome's team (home or away side)");
+const sort = (byDefault: 'odds' | 'value') =>
+  oneOf(`odds (highest decimal price first) or value (highest ev_per_100 first); default ${byDefault}`, ['odds', 'value']);
+
+function listing(marketType: 'moneyline' | 'spread' | 'total', summary: string, params: z.ZodObject<Record<string, z.ZodType>>): Route {
+  return {
+    path: `/markets/${marketType}`,
+    summary,
+    description:
+      'One entry per available price of a real sportsbook (aggregates Consensus and Open are left out), pregame and live alike (is_live). ' +
+      'ev.true_probability comes from the sharp book at the same point, else the consensus of the books at that point, else the nearest ' +
+      'point moved with the key-number model; value is ev.ev_per_100. Ties sort by game_id, book_id, side.',
+    params,
+    operation: 'ListingMarket',
+    variables: (p) => ({ ...p, market_type: marketType }),
+    envelope: list('market_listing'),
+    tags: ['markets'],
+  };
+}
+
+export const listingRoutes = defineRoutes([
+  listing('moneyline', 'Moneyline prices across games with value metrics (default sort: odds)', z.object({ ...common, team_id: teamId, sort: sort('odds') })),
+  listing('spread', 'Spread prices across games with value metrics (default sort: value)', z.object({ ...common, team_id: teamId, sort: sort('value') })),
+  listing(
+    'total',
+    'Total (over/under) prices across games with value metrics (default sort: value)',
+    z.object({ ...common, side: someOf('over and/or under', ['over', 'under']), sort: sort('value') }),
+  ),
+]);
