@@ -86,7 +86,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       }),
     async close() {
       await app.close();
-      await new Promise<void>((resolve) => app.httpServer.close(() => resolve()));
+      // fetch keeps connections alive; end them so the server (and jest) can stop at once
+      const closed = new Promise<void>((resolve) => app.httpServer.close(() => resolve()));
+      app.httpServer.closeAllConnections();
+      await closed;
       await bus.close();
       if (!options.db) await db.close();
     },
