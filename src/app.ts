@@ -8,11 +8,16 @@ import { pinoHttp } from 'pino-http';
 import { createRateLimiter } from './auth/rate-limit';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { createKeyLookup } from './db/key-store';
 import { AppError, ERRORS } from './errors';
 import { authenticate, createContext, type Auth, type GraphQLContext } from './graphql/context';
 import { complexityLimit } from './graphql/limits';
 import { buildSchema } from './graphql/schema';
+import { attachGraphQLWs } from './live/graphql-ws';
 import type { EventBus } from './live/pubsub';
+import { attachSocketIo } from './live/socket-io';
+import { createLiveFeed } from './live/topics';
+import { createKeyWatch } from './live/verify-live-key';
 import type { Logger } from './logger';
 import { errorBody } from './rest/envelope';
 import { buildOpenApi } from './rest/openapi';
@@ -131,9 +136,23 @@ export function createApp(deps: AppDeps): App {
   });
 
   const httpServer = http.createServer(app);
+
+  // Live transports on the same server: graphql-ws takes the upgrades of /graphql, Socket.IO serves
+  // /live-odds. Both run Subscription.liveOdds off one feed per process (fed by the bus: in-process
+  // or Redis), and both re-check connected keys so a revocation disconnects within seconds.
+  const feed = createLiveFeed(deps.bus, { intervalMs: deps.config.livePushIntervalMs });
+  const keyLookup = createKeyLookup(deps.db.prisma);
+  const keyWatch = createKeyWatch(keyLookup, { now, onError: (err) => deps.logger.warn({ err }, 'live key check failed') });
+  const live = { httpServer, schema, db: deps.db, feed, keyLookup, keyWatch, timeZone: deps.config.leagueTimeZone, now };
+  const graphqlWs = attachGraphQLWs(live);
+  const socketIo = attachSocketIo({ ...live, onError: (err) => deps.logger.error({ err }, 'live push failed') });
   return {
     httpServer,
     async close() {
+      await socketIo.close();
+      await graphqlWs.close();
+      keyWatch.close();
+      feed.close();
       await apollo.stop();
     },
   };

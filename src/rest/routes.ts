@@ -1,6 +1,7 @@
 import type { Route } from './route';
 import { gameRoutes } from './routes/games';
 import { listingRoutes } from './routes/listings';
+import { liveRoutes } from './routes/live';
 import { referenceRoutes } from './routes/reference';
 
 export type { Route } from './route';
@@ -9,4 +10,4 @@ export type { Route } from './route';
  * The route table: every REST route of the service. Each area keeps its routes in
  * src/rest/routes/<area>.ts and adds one line here (see src/rest/README.md).
  */
-export const ROUTES: readonly Route[] = [...gameRoutes, ...referenceRoutes, ...listingRoutes];
+export const ROUTES: readonly Route[] = [...gameRoutes, ...referenceRoutes, ...listingRoutes, ...liveRoutes];

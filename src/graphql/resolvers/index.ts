@@ -4,8 +4,12 @@ import { BettingInfo, ConsensusRecord } from './Consensus';
 import { Boxscore, Game } from './Game';
 import { Market, Markets, Outcome } from './Market';
 import { ListingQuery } from './Listing';
+import { LiveHistoricalQuery } from './LiveHistorical';
+import { LiveMovementQuery } from './LiveMovement';
+import { LiveOdds, LiveOddsFields, LiveQuery } from './LiveOdds';
 import { Query } from './Query';
 import { scalarResolvers } from './scalars';
+import { Subscription } from './Subscription';
 import { League, Sportsbook, Team } from './Team';
 
 // Every resolver map of the schema. makeExecutableSchema merges the list, so an area adds its own
@@ -18,4 +22,8 @@ export const resolvers: Resolvers[] = [
   { Markets, Market, Outcome },
   { ConsensusRecord, BettingInfo },
   { Query: ListingQuery },
+  { Query: LiveQuery, LiveOdds, ...LiveOddsFields },
+  { Query: LiveMovementQuery },
+  { Query: LiveHistoricalQuery },
+  { Subscription },
 ];

@@ -1,0 +1,79 @@
+import { requirePlan } from '../../auth/viewer';
+import { findLineMovement, findLiveGames } from '../../db/movement-repository';
+import { formatAmerican } from '../../domain';
+import { lineMovement } from '../../domain/line-movement';
+import { AppError } from '../../errors';
+import { LIVE_STATUSES } from '../../ingest/status-map';
+import type { LineMovementRecord, QueryResolvers } from '../__generated__/resolvers-types';
+import { list, parsePeriod } from '../arguments';
+
+// Line movement (spec 2.8, 4.9): open and current price of every outcome of the games being played.
+// The math (line, absolute_change, direction) is src/domain/line-movement.ts.
+
+const MARKET_TYPES = ['moneyline', 'spread', 'total', 'player_props'];
+const SIDES = ['home', 'away', 'over', 'under'];
+const SIDE_ORDER = ['away', 'home', 'over', 'under'];
+
+function check(name: string, values: readonly string[] | undefined, allowed: readonly string[]): void {
+  const bad = values?.find((v) => !allowed.includes(v));
+  if (bad !== undefined) throw new AppError('BAD_REQUEST', `invalid ${name}: must be one of ${allowed.join(', ')} (got ${JSON.stringify(bad)})`);
+}
+
+export const LiveMovementQuery: QueryResolvers = {
+  lineMovement: async (_root, args, ctx) => {
+    if (ctx.viewer) requirePlan(ctx.viewer, 'lineMovement', 'live line movement (/odds/live/movement)');
+    const marketTypes = list(args.marketType);
+    const sides = list(args.side);
+    check('market_type', marketTypes, MARKET_TYPES);
+    check('side', sides, SIDES);
+    const periods = list(args.period)?.map(parsePeriod);
+
+    const games = await findLiveGames(ctx.db.prisma, LIVE_STATUSES, list(args.gameId));
+    const rows = await findLineMovement(
+      ctx.db.prisma,
+      games.map((g) => g.id),
+      { marketTypes, bookIds: list(args.bookId), sides, periods },
+    );
+    const gameById = new Map(games.map((g, i) => [g.id, { game: g, order: i }]));
+    rows.sort(
+      (a, b) =>
+        gameById.get(a.gameId)!.order - gameById.get(b.gameId)!.order ||
+        a.bookId - b.bookId ||
+        a.marketType.localeCompare(b.marketType) ||
+        a.period.localeCompare(b.period) ||
+        SIDE_ORDER.indexOf(a.side) - SIDE_ORDER.indexOf(b.side),
+    );
+
+    let newest = null as Date | null;
+    const records: LineMovementRecord[] = rows.map((row) => {
+      const { game } = gameById.get(row.gameId)!;
+      const q = row.current;
+      if (!newest || q.seenAt > newest) newest = q.seenAt;
+      const m = lineMovement(row.marketType, row.side, row.open, { point: q.point, american: q.american });
+      return {
+        game_id: row.gameId,
+        league_id: game.leagueId,
+        market_type: row.marketType,
+        book_id: row.bookId,
+        side: row.side,
+        team_id: q.teamId,
+        period: row.period,
+        value: m.currentLine,
+        odds: { decimal: q.decimal, american: formatAmerican(q.american), fractional: q.fractional, original: q.american },
+        is_live: q.isLive,
+        line_movement: {
+          open_line: m.openLine,
+          current_line: m.currentLine,
+          absolute_change: m.absoluteChange,
+          direction: m.direction,
+          open_price: m.openPrice,
+          current_price: m.currentPrice,
+          opened_at: row.open.seenAt,
+          changed_at: q.changedAt,
+        },
+        game: { away_team_id: game.awayTeamId, home_team_id: game.homeTeamId, start_time: game.startTime, status: game.status },
+      };
+    });
+    return { updated_at: newest, count: records.length, records };
+  },
+};

@@ -1,0 +1,86 @@
+import { requirePlan } from '../../auth/viewer';
+import { findLiveGames } from '../../db/movement-repository';
+import { AppError } from '../../errors';
+import { LIVE_STATUSES } from '../../ingest/status-map';
+import type { LiveReason, LiveScope } from '../../live/topics';
+import { formatAmerican, impliedProbability } from '../../domain';
+import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
+import type { GraphQLContext } from '../context';
+import { displayedQuotes } from '../quotes';
+
+// Live odds (spec 4.8 and 6): the one read behind GET /odds/live, Query.liveGames and every push of
+// Subscription.liveOdds (graphql-ws and the Socket.IO bridge alike).
+
+/** Market types of the live filter; player_props is accepted and matches no stored quote. */
+export const LIVE_MARKET_TYPES = ['spread', 'moneyline', 'total', 'player_props'] as const;
+
+/** Checks the live filter arguments. @throws AppError BAD_REQUEST naming the bad argument */
+export function parseLiveScope(args: { gameId?: number | null; marketType?: string | null; bookId?: number | null }): LiveScope {
+  if (args.marketType != null && !(LIVE_MARKET_TYPES as readonly string[]).includes(args.marketType)) {
+    throw new AppError('BAD_REQUEST', `invalid market_type: must be one of ${LIVE_MARKET_TYPES.join(', ')}`);
+  }
+  for (const [name, value] of [['game_id', args.gameId], ['book_id', args.bookId]] as const) {
+    if (value != null && (!Number.isSafeInteger(value) || value < 1)) throw new AppError('BAD_REQUEST', `invalid ${name}: must be a positive integer`);
+  }
+  return { gameId: args.gameId ?? null, marketType: args.marketType ?? null, bookId: args.bookId ?? null };
+}
+
+/** Plan gate of live odds (every paid plan today); the admin key may read too. */
+export function requireLiveOdds(ctx: GraphQLContext): void {
+  if (ctx.viewer) requirePlan(ctx.viewer, 'liveOdds', 'live odds');
+}
+
+/** Memoises a value for one push (LiveTick.shared) or, outside a push, just makes it. */
+export type Share = <T>(key: string, make: () => T) => T;
+const unshared: Share = (_key, make) => make();
+
+/**
+ * The live snapshot for `scope`: games being played (narrowed to scope.gameId), and the time the
+ * newest quote in scope was seen. Quotes load through ctx.loaders, so the Markets fields reuse them.
+ * `share` lets the subscribers of one push read the game list once.
+ */
+export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason: LiveReason, share: Share = unshared): Promise<ResolversTypes['LiveOdds']> {
+  const games = await share(`live-games:${scope.gameId ?? '*'}`, () =>
+    findLiveGames(ctx.db.prisma, LIVE_STATUSES, scope.gameId != null ? [scope.gameId] : undefined),
+  );
+  const quoteLists = await ctx.loaders.quotesByGameId.loadMany(games.map((g) => g.id));
+  let newest: Date | null = null;
+  games.forEach((game, i) => {
+    const list = quoteLists[i];
+    if (!Array.isArray(list)) return;
+    for (const q of displayedQuotes(game.status, list)) {
+      if (scope.marketType != null && q.marketType !== scope.marketType) continue;
+      if (scope.bookId != null && q.bookId !== scope.bookId) continue;
+      if (!newest || q.seenAt > newest) newest = q.seenAt;
+    }
+  });
+  return { updated_at: newest, count: games.length, games, reason };
+}
+
+export const LiveQuery: QueryResolvers = {
+  liveGames: async (_root, args, ctx) => {
+    requireLiveOdds(ctx);
+    return loadLiveOdds(ctx, parseLiveScope(args), 'snapshot');
+  },
+};
+
+export const LiveOdds: LiveOddsResolvers = {};
+
+export const LiveOddsFields: { Outcome: OutcomeResolvers } = {
+  Outcome: {
+    live_odds: (q) => ({
+      decimal: q.decimal,
+      american: formatAmerican(q.american),
+      fractional: q.fractional,
+      original: q.american,
+      implied_probability: impliedProbability(q.decimal),
+    }),
+    label: async (q, _a, ctx) => {
+      const point = q.point === null ? '' : ` ${q.point > 0 && q.marketType === 'spread' ? '+' : ''}${q.point}`;
+      if (q.marketType === 'total') return `${q.side === 'over' ? 'Over' : 'Under'}${point}`;
+      const team = q.teamId === null ? null : await ctx.loaders.teamById.load(q.teamId);
+      const name = team?.abbr ?? (q.side === 'home' ? 'Home' : 'Away');
+      return q.marketType === 'spread' ? `${name}${point}` : name;
+    },
+  },
+};

@@ -1,0 +1,97 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { bearerToken, type KeyLookup, type Viewer } from '../auth/viewer';
+import { createContext } from '../graphql/context';
+import { complexityLimit } from '../graphql/limits';
+import { attachLiveFeed, type LiveFeed } from './topics';
+import { LiveAuthError, verifyLiveKey, type KeyWatch } from './verify-live-key';
+
+// GraphQL over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path: the one schema,
+// subscriptions included. Apollo serves the same path over HTTP; only upgrades come here.
+
+export interface GraphQLWsDeps {
+  httpServer: http.Server;
+  schema: GraphQLSchema;
+  db: Parameters<typeof createContext>[0]['db'];
+  feed: LiveFeed;
+  keyLookup: KeyLookup;
+  keyWatch: KeyWatch;
+  timeZone: string;
+  now?: () => Date;
+  path?: string;
+}
+
+/** Close codes: graphql-ws uses 4401/4403 for the same meanings. */
+const CLOSE_UNAUTHORIZED = 4401;
+const CLOSE_FORBIDDEN = 4403;
+
+interface Extra extends Record<PropertyKey, unknown> {
+  socket: WebSocket;
+  request: http.IncomingMessage;
+  viewer?: Viewer;
+  unwatch?: () => void;
+}
+
+/** The key of a connection: `apiKey` or `Authorization: Bearer` in connection_init, else the upgrade header. */
+function keyOf(params: Record<string, unknown> | undefined, request: http.IncomingMessage): unknown {
+  if (params && 'apiKey' in params) return params.apiKey;
+  const header = params?.Authorization ?? params?.authorization ?? request.headers.authorization;
+  return bearerToken(typeof header === 'string' || Array.isArray(header) ? (header as string | string[]) : undefined) ?? (params ? params.apiKey : undefined);
+}
+
+/**
+ * Serves graphql-ws on `path` (default /graphql) of `httpServer`. connection_init must carry the API
+ * key (`{apiKey}` or `{Authorization: 'Bearer ...'}`); a refused key closes the socket with 4401
+ * (missing, invalid, revoked) or 4403 (subscription expired, plan) and a reason saying which. A key
+ * that stops passing while connected closes the socket the same way within the key watch period.
+ */
+export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> } {
+  const path = deps.path ?? '/graphql';
+  const wss = new WebSocketServer({ noServer: true });
+  const onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Other upgrade paths (Socket.IO's /socket.io/) belong to other listeners.
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return;
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  };
+  deps.httpServer.on('upgrade', onUpgrade);
+  const rules = [...specifiedRules, complexityLimit()];
+
+  const server = useServer<Record<string, unknown>, Extra>(
+    {
+      schema: deps.schema,
+      validate: (schema, document) => validate(schema, document, rules),
+      onConnect: async (ctx) => {
+        const key = keyOf(ctx.connectionParams, ctx.extra.request);
+        try {
+          const viewer = await verifyLiveKey(deps.keyLookup, key, deps.now?.() ?? new Date());
+          ctx.extra.viewer = viewer;
+          ctx.extra.unwatch = deps.keyWatch.watch(String(key).trim(), (error) => {
+            ctx.extra.socket.close(error.status === 401 ? CLOSE_UNAUTHORIZED : CLOSE_FORBIDDEN, error.message);
+          });
+          return true;
+        } catch (error) {
+          if (!(error instanceof LiveAuthError)) throw error;
+          ctx.extra.socket.close(error.status === 401 ? CLOSE_UNAUTHORIZED : CLOSE_FORBIDDEN, error.message);
+          return false;
+        }
+      },
+      onClose: (ctx) => ctx.extra.unwatch?.(),
+      context: (ctx) =>
+        attachLiveFeed(
+          createContext({ auth: { kind: 'viewer', viewer: ctx.extra.viewer! }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }),
+          deps.feed,
+        ),
+    },
+    wss,
+  );
+
+  return {
+    async close() {
+      deps.httpServer.off('upgrade', onUpgrade);
+      await server.dispose();
+    },
+  };
+}

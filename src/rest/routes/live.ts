@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { list, page } from '../envelope';
+import { id, ids, integer, oneOf, someOf, text, withDefault, date } from '../params';
+import { defineRoutes } from '../route';
+
+// Live odds, line movement and historical odds (spec 4.8-4.10). The resolvers (src/graphql/resolvers/
+// Live*.ts) check the plans and the arguments; this table only names parameters and envelopes.
+
+/** market_type values of the live filter; player_props is accepted and has no markets (README). */
+export const LIVE_MARKET_TYPES = ['spread', 'moneyline', 'total', 'player_props'] as const;
+
+/**
+ * Variables of the LiveOdds operation (and of the Socket.IO push, which uses the same selection):
+ * the filter plus the @include flag of each market key, so a market type narrows the markets object
+ * to that key and player_props to none.
+ */
+export function liveOddsVariables(filter: { game_id?: number | null | undefined; market_type?: string | null | undefined; book_id?: number | null | undefined }) {
+  const only = filter.market_type ?? null;
+  return {
+    game_id: filter.game_id ?? null,
+    market_type: only,
+    book_id: filter.book_id ?? null,
+    book_ids: filter.book_id != null ? [filter.book_id] : null,
+    moneyline: !only || only === 'moneyline',
+    spread: !only || only === 'spread',
+    total: !only || only === 'total',
+  };
+}
+
+export const liveRoutes = defineRoutes([
+  {
+    path: '/live',
+    summary: 'Latest odds of the games being played (all paid plans)',
+    description:
+      'Games with status in_progress or live, with their markets. updated_at is when the newest included quote was last seen. ' +
+      'market_type=player_props is accepted and returns the games with an empty markets object (no props are ingested).',
+    params: z.object({
+      game_id: id('Only this game'),
+      market_type: oneOf('Only this market type', LIVE_MARKET_TYPES),
+      book_id: id('Only this sportsbook'),
+    }),
+    operation: 'LiveOdds',
+    variables: liveOddsVariables,
+    envelope: list('live'),
+    errors: [403],
+    tags: ['live'],
+  },
+  {
+    path: '/live/movement',
+    summary: 'Line movement of the games being played, one record per game, book, market, period and side (Pro, Elite)',
+    description:
+      'open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one). ' +
+      'direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total), none.',
+    params: z.object({
+      game_id: ids('Only these games'),
+      market_type: someOf('Only these market types', ['moneyline', 'spread', 'total', 'player_props'] as const),
+      book_id: ids('Only these sportsbooks'),
+      side: someOf('Only these sides', ['home', 'away', 'over', 'under'] as const),
+      period: someOf('Only these periods (full is an alias of full_game)', [
+        'full',
+        'full_game',
+        'first_half',
+        'second_half',
+        'first_quarter',
+        'second_quarter',
+        'third_quarter',
+        'fourth_quarter',
+      ] as const),
+    }),
+    operation: 'LiveMovement',
+    envelope: list('movement'),
+    errors: [403],
+    tags: ['live'],
+  },
+  {
+    path: '/historical',
+    summary: 'Historical odds snapshots, one per game: the closing line, or the state at an instant (Pro, Elite)',
+    description:
+      'start_date and end_date (league-local days) are required, end_date not before start_date, at most 31 days apart. ' +
+      'Without `at`, each snapshot is the closing line (last pregame prices seen before the start); with `at` (ISO 8601), the prices as they stood then.',
+    params: z.object({
+      start_date: date('First league-local day of the games, inclusive (required)'),
+      end_date: date('Last league-local day of the games, inclusive (required, at most 31 days after start_date)'),
+      game_id: ids('Only these games'),
+      market_type: someOf('Only these market types', ['moneyline', 'spread', 'total'] as const),
+      book_id: ids('Only these sportsbooks'),
+      at: text('Extension: an ISO 8601 instant; the prices as they stood then instead of the closing line', 40),
+      limit: withDefault(integer('Page size', 1, 1000), 100),
+      offset: withDefault(integer('Index of the first snapshot', 0, 2_147_483_647), 0),
+    }),
+    operation: 'HistoricalOdds',
+    envelope: page('historical'),
+    errors: [400, 403],
+    tags: ['historical'],
+  },
+]);
