@@ -75,7 +75,7 @@ export function publicBettingByGameIds(prisma: PrismaClient, gameIds: readonly n
   return prisma.publicBetting.findMany({ where: { gameId: { in: [...gameIds] } }, orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }] });
 }
 
-/** Teams ordered by id; conference and division compare case-insensitively. */
+/** Teams ordered by id; conference and division match case-insensitively by prefix ('east' finds EASTERN). */
 export function findTeams(
   prisma: PrismaClient,
   filter: { leagueId?: number | undefined; teamIds?: readonly number[] | undefined; conference?: string | undefined; division?: string | undefined },
@@ -83,8 +83,8 @@ export function findTeams(
   const where: Prisma.TeamWhereInput = {};
   if (filter.leagueId !== undefined) where.leagueId = filter.leagueId;
   if (filter.teamIds) where.id = { in: [...filter.teamIds] };
-  if (filter.conference !== undefined) where.conferenceType = { equals: filter.conference, mode: 'insensitive' };
-  if (filter.division !== undefined) where.divisionType = { equals: filter.division, mode: 'insensitive' };
+  if (filter.conference !== undefined) where.conferenceType = { startsWith: filter.conference, mode: 'insensitive' };
+  if (filter.division !== undefined) where.divisionType = { startsWith: filter.division, mode: 'insensitive' };
   return prisma.team.findMany({ where, orderBy: { id: 'asc' } });
 }
 

@@ -585,7 +585,7 @@ export type Query = {
   ok: Scalars['Boolean']['output'];
   /** Sportsbooks ordered by id. */
   sportsbooks: Array<Sportsbook>;
-  /** Teams ordered by id. conference and division match case-insensitively (EAST, atlantic...). */
+  /** Teams ordered by id. conference and division match case-insensitively by prefix (east finds EASTERN). */
   teams: Array<Team>;
 };
 

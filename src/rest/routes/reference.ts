@@ -13,8 +13,8 @@ export const referenceRoutes = defineRoutes([
     params: z.object({
       league_id: id('League id'),
       team_id: ids('One or more team ids'),
-      conference: text('Conference, case-insensitive (e.g. EAST, WEST)', 50),
-      division: text('Division, case-insensitive (e.g. ATLANTIC)', 50),
+      conference: text('Conference, case-insensitive prefix (east, EASTERN, western)', 50),
+      division: text('Division, case-insensitive prefix (atlantic, PACIFIC)', 50),
     }),
     operation: 'Teams',
     envelope: list('teams'),
