@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -6,6 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './__generated__/prisma/client';
 import { lockDataDir } from './data-dir-lock';
 import { applyMigrations } from './migrate';
+import { readMigrations } from './schema-engine';
 
 export { PrismaClient };
 export type * from './__generated__/prisma/client';
@@ -31,6 +33,23 @@ export interface OpenOptions {
   command?: string;
   /** Apply pending migrations before returning (default true): a fresh store needs no preparation. */
   migrate?: boolean;
+}
+
+/**
+ * True when `_prisma_migrations` already records every migration on disk with the same checksum:
+ * the common case at start-up, answered by one query instead of loading the schema engine.
+ */
+async function migrationsUpToDate(prisma: PrismaClient): Promise<boolean> {
+  const onDisk = readMigrations();
+  try {
+    const applied = await prisma.$queryRawUnsafe<Array<{ migration_name: string; checksum: string }>>(
+      'SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+    );
+    const byName = new Map(applied.map((m) => [m.migration_name, m.checksum]));
+    return onDisk.every((m) => byName.get(m.name) === createHash('sha256').update(m.sql).digest('hex'));
+  } catch {
+    return false; // no bookkeeping table yet: a fresh store
+  }
 }
 
 function redact(url: string): string {
@@ -74,13 +93,14 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     kind = 'pglite';
     location = dir;
   }
+  const prisma = new PrismaClient({ adapter: adapterFactory });
   try {
-    if (options.migrate !== false) await applyMigrations(adapterFactory);
+    if (options.migrate !== false && !(await migrationsUpToDate(prisma))) await applyMigrations(adapterFactory);
   } catch (error) {
+    await prisma.$disconnect();
     await closeStore();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: adapterFactory });
   return {
     prisma,
     kind,

@@ -1,0 +1,138 @@
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { feedPath } from '../support/feeds';
+
+// The `odds` binary as a user runs it (compiled: npm install builds dist/).
+const BIN = path.join(__dirname, '..', '..', 'bin', 'odds.js');
+const run = promisify(execFile);
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function odds(args: string[], env: Record<string, string>, input?: string): Promise<Result> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env, DATABASE_URL: '' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  if (input !== undefined) child.stdin.end(input);
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  return { code, stdout, stderr };
+}
+
+jest.setTimeout(90_000);
+
+let dataDir: string;
+const env = () => ({ DATA_DIR: dataDir });
+
+beforeAll(() => {
+  if (!fs.existsSync(path.join(__dirname, '..', '..', 'dist', 'cli', 'index.js'))) throw new Error('dist/ missing: run npm run build');
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-cli-'));
+});
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe('odds keys', () => {
+  test('when a key is created with --json on a fresh data directory, then it prints the key once with its account and plan', async () => {
+    const { code, stdout } = await odds(['keys', 'create', '--plan', 'pro', '--expires-at', '2030-01-31T00:00:00Z', '--name', 'ci', '--json'], env());
+    expect(code).toBe(0);
+    const created = JSON.parse(stdout);
+    expect(Object.keys(created).sort()).toEqual(['account_id', 'expires_at', 'id', 'key', 'plan']);
+    expect(created.key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    expect(created).toMatchObject({ plan: 'pro', expires_at: '2030-01-31T00:00:00.000Z' });
+
+    const list = await odds(['keys', 'list', '--json'], env());
+    const keys = JSON.parse(list.stdout);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ id: created.id, plan: 'pro', revoked_at: null });
+    expect(list.stdout).not.toContain(created.key);
+
+    const revoke = await odds(['keys', 'revoke', created.id], env());
+    expect(revoke.code).toBe(0);
+    const after = JSON.parse((await odds(['keys', 'list', '--json'], env())).stdout);
+    expect(after[0].revoked_at).not.toBeNull();
+  });
+
+  test('when the plan is not one of the three, then the command fails with usage help and exit code 2', async () => {
+    const { code, stderr } = await odds(['keys', 'create', '--plan', 'gold'], env());
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/gold.*(starter|choices)/s);
+  });
+
+  test('when an unknown key is revoked, then it says so and exits non-zero', async () => {
+    const { code, stderr } = await odds(['keys', 'revoke', 'key_nope'], env());
+    expect(code).toBe(1);
+    expect(stderr).toContain('no key with id key_nope');
+  });
+});
+
+describe('odds ingest', () => {
+  test('when a document is ingested twice, then the second run changes nothing', async () => {
+    const first = await odds(['ingest', feedPath('nba-2026-01-08-scheduled.json')], env());
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^ingested 1 documents: \d+ games, [1-9]\d* quotes changed, \d+ history rows, 0 rejected$/m);
+    const second = await odds(['ingest', feedPath('nba-2026-01-08-scheduled.json')], env());
+    expect(second.stdout).toMatch(/ 0 quotes changed, 0 history rows, 0 rejected/);
+  });
+
+  test('when standard input holds a broken document, then it is rejected with its name and the exit code is 1', async () => {
+    const { code, stdout, stderr } = await odds(['ingest', '-'], env(), '{"games": [{"id": "x"}]}');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/rejected stdin: games\[0\]\.id: /);
+    expect(stdout).toMatch(/1 rejected/);
+  });
+
+  test('when the path does not exist, then it says so', async () => {
+    const { code, stderr } = await odds(['ingest', '/nonexistent/feed.json'], env());
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/ENOENT|no such file/);
+  });
+});
+
+describe('configuration and the data directory', () => {
+  test('when a variable is invalid, then the command stops at once naming it', async () => {
+    const { code, stderr } = await odds(['serve'], { ...env(), PORT: 'eighty' });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/PORT="eighty"/);
+    const tz = await odds(['keys', 'list'], { ...env(), LEAGUE_TIME_ZONE: 'Mars/Olympus' });
+    expect(tz.code).toBe(2);
+    expect(tz.stderr).toMatch(/LEAGUE_TIME_ZONE/);
+  });
+
+  test('when a server holds the embedded store, then a second process gets an error naming the holder', async () => {
+    const server = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: '' } });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('listening')) resolve();
+        });
+        server.on('exit', (c) => reject(new Error(`server exited ${c}`)));
+      });
+      const { code, stderr } = await odds(['keys', 'list'], env());
+      expect(code).toBe(2);
+      expect(stderr).toContain(`in use by process ${server.pid}`);
+      expect(stderr).toContain('odds serve');
+    } finally {
+      const exited = new Promise<number | null>((resolve) => server.on('exit', (c) => resolve(c)));
+      server.kill('SIGTERM');
+      // Graceful shutdown exits 0 and releases the lock.
+      expect(await exited).toBe(0);
+    }
+    const after = await odds(['keys', 'list'], env());
+    expect(after.code).toBe(0);
+  }, 60_000);
+
+  test('when help is asked for, then every command is described', async () => {
+    const { stdout } = await run(process.execPath, [BIN, '--help']);
+    for (const command of ['serve', 'migrate', 'ingest', 'simulate', 'keys', 'accounts']) expect(stdout).toContain(command);
+    const keysHelp = await run(process.execPath, [BIN, 'keys', 'create', '--help']);
+    expect(keysHelp.stdout).toMatch(/--plan.*--expires-at.*--json/s);
+  });
+});
