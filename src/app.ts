@@ -4,6 +4,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { GraphQLError } from 'graphql';
 import { pinoHttp } from 'pino-http';
 import { createRateLimiter } from './auth/rate-limit';
 import type { Config } from './config';
@@ -104,6 +105,11 @@ export function createApp(deps: AppDeps): App {
       const original = unwrapResolverError(error);
       if (original instanceof AppError) {
         return { ...formatted, message: original.message, extensions: { ...formatted.extensions, code: ERRORS[original.code].graphql } };
+      }
+      // Apollo relabels every validation error; keep the depth/cost rule's own code.
+      const cause = error instanceof GraphQLError ? error.originalError : undefined;
+      if (cause instanceof GraphQLError && cause.extensions.code === ERRORS.QUERY_TOO_COMPLEX.graphql) {
+        return { ...formatted, extensions: { ...formatted.extensions, code: ERRORS.QUERY_TOO_COMPLEX.graphql } };
       }
       if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
         deps.logger.error({ err: original }, 'GraphQL resolver failed');
