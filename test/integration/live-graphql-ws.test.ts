@@ -1,0 +1,103 @@
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { revokeKey } from '../../src/db/account-store';
+import { ingestDocuments } from '../../src/ingest/ingest';
+import { startTestApp, type TestApp } from '../support/app';
+import { capture, waitFor, type GameSpec } from './live-helpers';
+
+// Subscription.liveOdds over graphql-ws on /graphql with the real graphql-ws client.
+
+const game = (home: number): GameSpec => ({ id: 4001, status: 'inprogress', start: '2026-01-24T00:30:00.000Z', books: { 15: { spread: [home, -110, -110] } } });
+let clock = Date.parse('2026-01-24T01:00:00.000Z');
+const nextSeen = () => new Date((clock += 60_000)).toISOString();
+
+const QUERY = 'subscription ($gameId: Int) { liveOdds(gameId: $gameId) { reason updated_at count games { game_id markets { spread { outcomes { side point } } } } } }';
+
+interface Run {
+  results: any[];
+  errors: unknown[];
+  closed: { code: number; reason: string } | null;
+  client: Client;
+}
+
+function run(t: TestApp, connectionParams: Record<string, unknown>, variables: Record<string, unknown> = {}): Run {
+  const state: Run = { results: [], errors: [], closed: null, client: null as unknown as Client };
+  state.client = createClient({
+    url: t.baseUrl.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams,
+    retryAttempts: 0,
+    lazy: false,
+    on: { closed: (event: any) => (state.closed = { code: event.code, reason: String(event.reason) }) },
+    onNonLazyError: () => {},
+  });
+  state.client.subscribe({ query: QUERY, variables }, { next: (r) => state.results.push(r), error: (e) => state.errors.push(e), complete: () => {} });
+  return state;
+}
+
+describe('graphql-ws Subscription.liveOdds', () => {
+  let t: TestApp;
+  const runs: Run[] = [];
+  const track = (r: Run) => (runs.push(r), r);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await ingestDocuments([capture(nextSeen(), game(-3))], { db: t.db, bus: t.bus });
+  });
+  afterEach(async () => {
+    for (const r of runs.splice(0)) await r.client.dispose();
+  });
+  afterAll(() => t.close());
+
+  test('when the key is in connection_init, then a snapshot comes at once and a change push after an ingest', async () => {
+    const r = track(run(t, { apiKey: (await t.createKey('starter')).key }, { gameId: 4001 }));
+    await waitFor('the snapshot', () => r.results.length > 0);
+    expect(r.results[0].data.liveOdds).toMatchObject({ reason: 'snapshot', count: 1, games: [{ game_id: 4001 }] });
+    await ingestDocuments([capture(nextSeen(), game(-6))], { db: t.db, bus: t.bus });
+    await waitFor('a change push', () => r.results.some((x) => x.data?.liveOdds.reason === 'change'));
+    const change = r.results.find((x) => x.data?.liveOdds.reason === 'change');
+    expect(change.data.liveOdds.games[0].markets.spread.outcomes.find((o: any) => o.side === 'home').point).toBe(-6);
+  });
+
+  test('when the key comes as Authorization: Bearer in connection_init, then it is accepted', async () => {
+    const r = track(run(t, { Authorization: `Bearer ${(await t.createKey('pro')).key}` }));
+    await waitFor('the snapshot', () => r.results.length > 0);
+    expect(r.results[0].data.liveOdds.count).toBe(1);
+  });
+
+  test.each([
+    ['no key', {}, 4401, /missing API key/],
+    ['an unknown key', { apiKey: 'sk_live_0000000000000000000000000000000000000000' }, 4401, /invalid API key/],
+  ])('when connection_init has %s, then the socket closes with the code and says why', async (_name, params, code, reason) => {
+    const r = track(run(t, params));
+    await waitFor('the close', () => r.closed !== null);
+    expect(r.closed!.code).toBe(code);
+    expect(r.closed!.reason).toMatch(reason);
+  });
+
+  test('when the subscription expired, then the socket closes with 4403', async () => {
+    const r = track(run(t, { apiKey: (await t.createKey('pro', { expiresAt: new Date('2020-01-01T00:00:00Z') })).key }));
+    await waitFor('the close', () => r.closed !== null);
+    expect(r.closed).toEqual({ code: 4403, reason: expect.stringMatching(/subscription expired/) });
+  });
+
+  test('when an argument is invalid, then the subscription errors and names it', async () => {
+    const key = (await t.createKey('pro')).key;
+    const client = createClient({ url: t.baseUrl.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { apiKey: key }, retryAttempts: 0 });
+    // graphql-js reports an error of the subscribe step as a result with errors, then completes.
+    const answers: any[] = [];
+    client.subscribe({ query: 'subscription { liveOdds(marketType: "corners") { count } }' }, { next: (r) => answers.push(r), error: (e) => answers.push(e), complete: () => {} });
+    await waitFor('the error', () => answers.length > 0);
+    expect(JSON.stringify(answers[0])).toMatch(/market_type/);
+    await client.dispose();
+  });
+
+  test('when the key is revoked while connected, then the socket closes with 4401 within seconds', async () => {
+    const key = await t.createKey('elite');
+    const r = track(run(t, { apiKey: key.key }));
+    await waitFor('the snapshot', () => r.results.length > 0);
+    await revokeKey(t.db.prisma, key.id);
+    await waitFor('the close', () => r.closed !== null, 6000);
+    expect(r.closed).toEqual({ code: 4401, reason: expect.stringMatching(/revoked/) });
+  }, 10_000);
+});

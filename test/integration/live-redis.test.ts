@@ -1,0 +1,59 @@
+import type { AddressInfo } from 'node:net';
+import { io as connect } from 'socket.io-client';
+import { createApp, type App } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { createKey } from '../../src/db/account-store';
+import type { Database } from '../../src/db/client';
+import { ingestDocuments } from '../../src/ingest/ingest';
+import { seedReferenceData } from '../../src/ingest/seed';
+import { createRedisBus, type EventBus } from '../../src/live/pubsub';
+import { createLogger } from '../../src/logger';
+import { describeWithRedis, openTestDatabase, TEST_REDIS_URL } from '../support/database';
+import { capture, waitFor, type GameSpec } from './live-helpers';
+
+// Two API processes (two apps, each with its own Redis bus) over one database: an ingest through
+// one reaches a Socket.IO client of the other. Needs TEST_REDIS_URL; skipped otherwise.
+
+if (!TEST_REDIS_URL) console.warn('live-redis.test.ts skipped: TEST_REDIS_URL is not set');
+
+const game = (home: number): GameSpec => ({ id: 3001, status: 'inprogress', start: '2026-01-24T00:30:00.000Z', books: { 15: { spread: [home, -110, -110] } } });
+
+describeWithRedis('two processes sharing Redis', () => {
+  let db: Database;
+  const servers: Array<{ app: App; bus: EventBus; url: string }> = [];
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    await seedReferenceData(db.prisma);
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: 'memory://', REDIS_URL: TEST_REDIS_URL });
+    for (let i = 0; i < 2; i++) {
+      const bus = await createRedisBus(TEST_REDIS_URL!);
+      const app = createApp({ config, db, bus, logger: createLogger(config) });
+      await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
+      servers.push({ app, bus, url: `http://127.0.0.1:${(app.httpServer.address() as AddressInfo).port}` });
+    }
+    await ingestDocuments([capture('2026-01-24T01:00:00.000Z', game(-3))], { db, bus: servers[0]!.bus });
+  });
+  afterAll(async () => {
+    for (const s of servers) {
+      await s.app.close();
+      await new Promise<void>((resolve) => s.app.httpServer.close(() => resolve()));
+      await s.bus.close();
+    }
+    await db.close();
+  });
+
+  test('when process A ingests, then a client of process B gets the change push', async () => {
+    const { key } = await createKey(db.prisma, { plan: 'pro', expiresAt: null });
+    const socket = connect(`${servers[1]!.url}/live-odds`, { auth: { apiKey: key }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const pushes: any[] = [];
+    socket.on('live_odds', (p) => pushes.push(p));
+    await waitFor('the snapshot', () => pushes.length > 0);
+
+    await ingestDocuments([capture('2026-01-24T01:01:00.000Z', game(-7.5))], { db, bus: servers[0]!.bus });
+    await waitFor('the change push from the other process', () => pushes.some((p) => p.reason === 'change'));
+    const change = pushes.find((p) => p.reason === 'change');
+    expect(change.data[0].markets.spread.outcomes.find((o: any) => o.side === 'home').point).toBe(-7.5);
+    socket.close();
+  });
+});
