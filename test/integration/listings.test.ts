@@ -77,6 +77,8 @@ describe('GET /markets/moneyline', () => {
     const i = data.findIndex((e) => e.game_id === B && e.book_id === 68 && e.side === 'home' && !e.is_live);
     expect(data[i + 1]).toMatchObject({ game_id: B, book_id: 79, side: 'away', is_live: false });
     const first = data[0]!;
+    // The feed's outcome ids pass 32 bits: served whole, as numbers.
+    expect(first.outcome_id).toBeGreaterThan(2 ** 31);
     expect(first).toMatchObject({ team_id: 160, team: { id: 160, abbr: 'MIA' }, odds: { american: '+170', decimal: 2.7 }, book_name: 'bet365' });
     expect(first.point).toBeNull();
   });
