@@ -1,4 +1,6 @@
 import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { startTestApp, type TestApp } from '../support/app';
 
 // The market listings (spec 4.5-4.7) end to end: crafted captures (test/fixtures/listings, prices in
@@ -348,5 +350,27 @@ describe('GraphQL market_listing', () => {
     const res = await t.graphql(query, variables, key);
     expect(res.body.errors?.[0]?.message).toContain(message);
     expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('OpenAPI document', () => {
+  test('when the three listings answer, then their bodies (200, 400, 401) validate against /api/v1/openapi.json', async () => {
+    const doc = (await t.get('/api/v1/openapi.json')).body;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'openapi', components: doc.components }, 'openapi');
+    const check = (route: string, status: number, body: unknown) => {
+      const response = doc.paths[`/api/v1/nba/odds/markets/${route}`].get.responses[status];
+      const schema = JSON.parse(JSON.stringify(response.content['application/json'].schema).replaceAll('"#/components', '"openapi#/components'));
+      if (!ajv.validate(schema, body)) throw new Error(`${route} ${status}: ${ajv.errorsText(ajv.errors)}`);
+    };
+    for (const route of ['moneyline', 'spread', 'total']) {
+      // Every game, so that arbitrage details, null values and live entries are all in the sample.
+      const ok = await t.get(`/api/v1/nba/odds/markets/${route}?game_id=${A},${B},${C},${D}`, key);
+      expect(ok.body.count).toBeGreaterThan(0);
+      check(route, 200, ok.body);
+      check(route, 400, (await t.get(`/api/v1/nba/odds/markets/${route}?sort=x`, key)).body);
+      check(route, 401, (await t.get(`/api/v1/nba/odds/markets/${route}`)).body);
+    }
   });
 });
