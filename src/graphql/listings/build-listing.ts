@@ -29,6 +29,9 @@ import {
   type ValueMetrics,
 } from '../../domain';
 
+/** De-vig method names and the default, for the REST parameter enum (rest/ may not import domain/). */
+export { DEVIG_METHODS as LISTING_DEVIG_METHODS, DEFAULT_DEVIG_METHOD as LISTING_DEFAULT_DEVIG_METHOD } from '../../domain';
+
 export type ListingMarketType = 'moneyline' | 'spread' | 'total';
 export type ListingSort = 'odds' | 'value';
 
@@ -166,7 +169,7 @@ class MarketView {
   constructor(
     readonly marketType: ListingMarketType,
     readonly game: ListingGame,
-    readonly quotes: readonly ListingQuote[],
+    quotes: readonly ListingQuote[],
     books: ReadonlyMap<number, ListingBook>,
     readonly method: DevigMethod,
   ) {
@@ -384,6 +387,3 @@ function byValue(a: ListingEntry, b: ListingEntry): number {
   }
   return b.value - a.value || tieBreak(a, b);
 }
-
-/** De-vig method names and the default, for the REST parameter enum (rest/ may not import domain/). */
-export { DEVIG_METHODS as LISTING_DEVIG_METHODS, DEFAULT_DEVIG_METHOD as LISTING_DEFAULT_DEVIG_METHOD } from '../../domain';
