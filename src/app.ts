@@ -7,6 +7,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError } from 'graphql';
 import { pinoHttp } from 'pino-http';
 import { createRateLimiter } from './auth/rate-limit';
+import type { Plan } from './auth/viewer';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createKeyLookup } from './db/key-store';
@@ -32,6 +33,8 @@ export interface AppDeps {
   logger: Logger;
   /** Clock, for tests (default: the real one). */
   now?: () => Date;
+  /** Requests per minute by plan (default RATE_LIMITS); benchmarks raise them. */
+  rateLimits?: Readonly<Record<Plan, number>>;
 }
 
 export interface App {
@@ -49,7 +52,7 @@ type AuthedRequest = Request & { auth?: Auth };
 export function createApp(deps: AppDeps): App {
   const now = deps.now ?? (() => new Date());
   const schema = buildSchema();
-  const rateLimiter = createRateLimiter();
+  const rateLimiter = createRateLimiter(deps.rateLimits);
   const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone });
 
   const app = express();
