@@ -352,7 +352,8 @@ export type ListingOutcome = {
   line_status: Maybe<Scalars['String']['output']>;
   market_type: Scalars['String']['output'];
   odds: Odds;
-  outcome_id: Maybe<Scalars['Int']['output']>;
+  /** The feed's outcome id (a 64-bit-safe integer); null when the feed gave none or a non-numeric one. */
+  outcome_id: Maybe<Scalars['Long']['output']>;
   period: Scalars['String']['output'];
   /** The side's handicap (spread) or the total (total); null on moneylines. */
   point: Maybe<Scalars['Float']['output']>;
@@ -1241,7 +1242,7 @@ export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType ext
   line_status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   market_type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   odds?: Resolver<ResolversTypes['Odds'], ParentType, ContextType>;
-  outcome_id?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  outcome_id?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
