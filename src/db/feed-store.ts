@@ -14,6 +14,42 @@ export interface ChangeSet {
 /** Advisory lock key serialising document writes (any constant unique to this service). */
 const INGEST_LOCK_ID = 7_243_001;
 
+type Column = readonly [name: string, type: 'int' | 'float8' | 'text' | 'bool' | 'timestamp(3)'];
+
+const QUOTE_COLUMNS: readonly Column[] = [
+  ['gameId', 'int'], ['bookId', 'int'], ['marketType', 'text'], ['period', 'text'], ['side', 'text'], ['isLive', 'bool'],
+  ['outcomeId', 'text'], ['teamId', 'int'], ['point', 'float8'], ['american', 'int'], ['decimal', 'float8'], ['fractional', 'text'],
+  ['isAvailable', 'bool'], ['lineStatus', 'text'], ['seenAt', 'timestamp(3)'], ['changedAt', 'timestamp(3)'],
+];
+const HISTORY_COLUMNS: readonly Column[] = [
+  ['gameId', 'int'], ['bookId', 'int'], ['marketType', 'text'], ['period', 'text'], ['side', 'text'], ['isLive', 'bool'],
+  ['point', 'float8'], ['american', 'int'], ['seenAt', 'timestamp(3)'],
+];
+const BETTING_COLUMNS: readonly Column[] = [
+  ['gameId', 'int'], ['bookId', 'int'], ['marketType', 'text'], ['period', 'text'], ['side', 'text'],
+  ['ticketsPercent', 'float8'], ['moneyPercent', 'float8'], ['numBets', 'int'], ['updatedAt', 'timestamp(3)'],
+];
+
+/**
+ * Inserts rows with one parameter per column (arrays, unnested by the server) instead of one per
+ * value: Prisma's createMany binds every value separately, which on PGlite made the bulk inserts the
+ * bulk of ingest time (bench/ingest.js). Dates travel as ISO text; the columns are UTC timestamps.
+ */
+async function insertRows(tx: Tx, table: string, columns: readonly Column[], rows: ReadonlyArray<object>): Promise<void> {
+  if (!rows.length) return;
+  const arrays = columns.map(([name]) =>
+    rows.map((row) => {
+      const value = (row as Record<string, unknown>)[name];
+      return value instanceof Date ? value.toISOString() : (value ?? null);
+    }),
+  );
+  const names = columns.map(([name]) => `"${name}"`).join(', ');
+  const unnest = columns.map(([, type], i) => `$${i + 1}::${type === 'timestamp(3)' ? 'text' : type}[]`).join(', ');
+  const select = columns.map(([, type], i) => (type === 'timestamp(3)' ? `c${i}::timestamp(3)` : `c${i}`)).join(', ');
+  const aliases = columns.map((_, i) => `c${i}`).join(', ');
+  await tx.$executeRawUnsafe(`INSERT INTO "${table}" (${names}) SELECT ${select} FROM unnest(${unnest}) AS t(${aliases})`, ...arrays);
+}
+
 type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 const quoteKey = (q: Omit<QuoteKey, 'marketType'> & { marketType: string }) => `${q.gameId}|${q.bookId}|${q.marketType}|${q.period}|${q.side}|${q.isLive}`;
@@ -121,7 +157,7 @@ async function writeDocument(tx: Tx, doc: NormalizedDocument, seenAt: Date): Pro
   const byKey = new Map(stored.map((q) => [quoteKey(q), q]));
   const fresh: Array<QuoteRow & { changedAt: Date }> = [];
   const history: QuoteRow[] = [];
-  const refreshed: bigint[] = [];
+  let refreshed = false;
   let quotesChanged = 0;
   const incoming = new Set<string>();
   const markChanged = (q: QuoteRow) =>
@@ -149,15 +185,18 @@ async function writeDocument(tx: Tx, doc: NormalizedDocument, seenAt: Date): Pro
       markChanged(quote);
       if (priceMoved) history.push(quote);
     } else if (current.seenAt < seenAt) {
-      refreshed.push(current.id);
+      refreshed = true;
     }
   }
   if (replaced.length) await tx.quote.deleteMany({ where: { id: { in: replaced } } });
   if (fresh.length) {
-    await tx.quote.createMany({ data: fresh.map((q) => ({ ...q, isAvailable: true, seenAt })) });
+    await insertRows(tx, 'Quote', QUOTE_COLUMNS, fresh.map((q) => ({ ...q, isAvailable: true, seenAt })));
     quotesChanged += fresh.length;
   }
-  if (refreshed.length) await tx.quote.updateMany({ where: { id: { in: refreshed } }, data: { seenAt } });
+  // Quotes carried again unchanged were seen now: one statement for all of them, not an id list.
+  if (refreshed) {
+    await tx.$executeRaw`UPDATE "Quote" SET "seenAt" = ${seenAt} WHERE "gameId" = ANY(${gameIds}) AND "isAvailable" AND "seenAt" < ${seenAt}`;
+  }
   // Withdrawal is news about the quote: it moves seen_at, so that an older document cannot revive it.
   const withdrawn = stored.filter((q) => q.isAvailable && !incoming.has(quoteKey(q)) && q.seenAt <= seenAt);
   if (withdrawn.length) {
@@ -166,19 +205,7 @@ async function writeDocument(tx: Tx, doc: NormalizedDocument, seenAt: Date): Pro
     quotesChanged += withdrawn.length;
   }
   if (history.length) {
-    await tx.oddsHistory.createMany({
-      data: history.map((q) => ({
-        gameId: q.gameId,
-        bookId: q.bookId,
-        marketType: q.marketType,
-        period: q.period,
-        side: q.side,
-        isLive: q.isLive,
-        point: q.point,
-        american: q.american,
-        seenAt,
-      })),
-    });
+    await insertRows(tx, 'OddsHistory', HISTORY_COLUMNS, history.map((q) => ({ ...q, seenAt })));
   }
 
   const betting = await tx.publicBetting.findMany({ where: { gameId: { in: gameIds } } });
@@ -192,7 +219,7 @@ async function writeDocument(tx: Tx, doc: NormalizedDocument, seenAt: Date): Pro
     bettingNew.push({ ...row, updatedAt: seenAt });
   }
   if (bettingStale.length) await tx.publicBetting.deleteMany({ where: { id: { in: bettingStale } } });
-  if (bettingNew.length) await tx.publicBetting.createMany({ data: bettingNew });
+  if (bettingNew.length) await insertRows(tx, 'PublicBetting', BETTING_COLUMNS, bettingNew);
 
   return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged, historyRows: history.length };
 }

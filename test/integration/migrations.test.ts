@@ -20,8 +20,8 @@ async function checkBookkeeping(kind: 'pglite' | 'postgres') {
     expect(await applyMigrations(db.adapterFactory)).toEqual([]);
     // Every model's table exists.
     for (const table of ['League', 'Team', 'Game', 'Boxscore', 'Sportsbook', 'Quote', 'OddsHistory', 'PublicBetting', 'Account', 'ApiKey']) {
-      const [{ exists }] = await db.prisma.$queryRawUnsafe<Array<{ exists: boolean }>>(`SELECT to_regclass('public."${table}"') IS NOT NULL AS exists`);
-      expect([table, exists]).toEqual([table, true]);
+      const [row] = await db.prisma.$queryRawUnsafe<Array<{ exists: boolean }>>(`SELECT to_regclass('public."${table}"') IS NOT NULL AS exists`);
+      expect([table, row?.exists]).toEqual([table, true]);
     }
   } finally {
     await db.close();
