@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { listAccounts, updateAccount } from '../db/account-store';
 import type { Plan } from '../auth/viewer';
 import { withDatabase } from './database';
-import { isoDate, planOption } from './index';
+import { isoDate, planOption } from './options';
 
 export function registerAccountCommands(program: Command): void {
   const accounts = program.command('accounts').description('manage accounts (plan and subscription)');

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import { ConfigError } from '../config';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { registerAccountCommands } from './accounts';
@@ -6,21 +6,6 @@ import { registerIngestCommand } from './ingest';
 import { registerKeyCommands } from './keys';
 import { registerServiceCommands } from './service';
 import { registerSimulateCommand } from './simulate';
-
-/** Parses an ISO 8601 timestamp option. */
-export function isoDate(value: string): Date {
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new InvalidArgumentError('expected an ISO 8601 date or timestamp, e.g. 2027-01-31 or 2027-01-31T12:00:00Z');
-  return date;
-}
-
-/** Parses a non-negative integer option. */
-export function integer(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a non-negative integer');
-  return Number(value);
-}
-
-export const planOption = () => new Option('--plan <plan>', 'subscription plan').choices(['starter', 'pro', 'elite']);
 
 export function buildProgram(): Command {
   const program = new Command('odds')

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createKey, listKeys, revokeKey } from '../db/account-store';
 import type { Plan } from '../auth/viewer';
 import { withDatabase } from './database';
-import { isoDate, planOption } from './index';
+import { isoDate, planOption } from './options';
 
 export function registerKeyCommands(program: Command): void {
   const keys = program.command('keys').description('manage API keys (on a store no server holds; a running server offers the admin GraphQL mutations)');

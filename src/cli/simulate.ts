@@ -3,7 +3,7 @@ import { ingestDocuments } from '../ingest/ingest';
 import { simulatedDocuments } from '../ingest/simulation';
 import { loadConfig } from '../config';
 import { withDatabase } from './database';
-import { integer, isoDate } from './index';
+import { integer, isoDate } from './options';
 
 export function registerSimulateCommand(program: Command): void {
   program
