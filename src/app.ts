@@ -23,6 +23,7 @@ import { createKeyWatch } from './live/verify-live-key';
 import type { Logger } from './logger';
 import { errorBody } from './rest/envelope';
 import { buildOpenApi } from './rest/openapi';
+import { createResultCache } from './rest/result-cache';
 import { createRestRouter } from './rest/router';
 
 /** What the app is built from; main.ts and tests provide them. */
@@ -93,10 +94,20 @@ export function createApp(deps: AppDeps): App {
   };
   const authOf = (req: Request): Auth => (req as AuthedRequest).auth ?? { kind: 'none', error: new AppError('UNAUTHENTICATED') };
 
+  // Every ingest, in this process or another (Redis bus), makes cached REST results old.
+  const restCache = createResultCache(deps.config.restCacheMs);
+  const stopCacheClearing = deps.bus.subscribe(() => restCache.clear());
+
   app.use(
     REST_PREFIX,
     authenticateRequest,
-    createRestRouter({ schema, authOf, createContext: contextFor, onError: (error, req) => req.log.error({ err: error }, 'REST operation failed') }),
+    createRestRouter({
+      schema,
+      authOf,
+      createContext: contextFor,
+      cache: restCache,
+      onError: (error, req) => req.log.error({ err: error }, 'REST operation failed'),
+    }),
   );
 
   const apollo = new ApolloServer<GraphQLContext>({
@@ -158,6 +169,7 @@ export function createApp(deps: AppDeps): App {
   return {
     httpServer,
     async close() {
+      stopCacheClearing();
       await socketIo.close();
       await graphqlWs.close();
       keyWatch.close();

@@ -20,6 +20,7 @@ export interface Config {
   readonly livePushIntervalMs: number;
   readonly simulatorSeed: number;
   readonly simulatorIntervalMs: number;
+  readonly restCacheMs: number;
 }
 
 
@@ -59,6 +60,7 @@ const schema = z.object({
   LIVE_PUSH_INTERVAL_MS: int(100, 600_000).default(20_000),
   SIMULATOR_SEED: int(0, 2 ** 31 - 1).default(42),
   SIMULATOR_INTERVAL_MS: int(200, 600_000).default(5_000),
+  REST_CACHE_MS: int(0, 60_000).default(1_000),
 });
 
 export class ConfigError extends Error {}
@@ -92,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     livePushIntervalMs: e.LIVE_PUSH_INTERVAL_MS,
     simulatorSeed: e.SIMULATOR_SEED,
     simulatorIntervalMs: e.SIMULATOR_INTERVAL_MS,
+    restCacheMs: e.REST_CACHE_MS,
   });
 }

@@ -5,6 +5,7 @@ import type { Auth, GraphQLContext } from '../graphql/context';
 import { errorBody } from './envelope';
 import { loadOperations } from './operations';
 import type { Route } from './route';
+import type { ResultCache } from './result-cache';
 import { ROUTES } from './routes';
 
 export interface RestDeps {
@@ -16,6 +17,8 @@ export interface RestDeps {
   /** Logs unexpected errors (500). */
   onError(error: unknown, req: Request): void;
   routes?: readonly Route[];
+  /** Results served again until the next ingest (see result-cache.ts); none when absent. */
+  cache?: ResultCache;
 }
 
 /** The AppError a GraphQL execution error stands for; anything unexpected is INTERNAL. */
@@ -33,6 +36,8 @@ function paramError(issues: ReadonlyArray<{ path: PropertyKey[]; message: string
   return new AppError('BAD_REQUEST', `invalid parameter ${String(issue.path[0])}: ${issue.message}`);
 }
 
+type Outcome = { body: string } | { error: AppError; cause: unknown };
+
 /**
  * The REST adapter: one GET handler per route of the table. Each one checks the caller, parses the
  * parameters, runs the route's GraphQL operation in-process on the shared schema and writes the
@@ -41,6 +46,15 @@ function paramError(issues: ReadonlyArray<{ path: PropertyKey[]; message: string
 export function createRestRouter(deps: RestDeps): Router {
   const operations: Map<string, DocumentNode> = loadOperations(deps.schema);
   const router = Router();
+  const inFlight = new Map<string, Promise<Outcome>>();
+
+  /** Runs a route's operation and shapes the envelope: the part of a request that can be shared. */
+  async function runOperation(document: DocumentNode, route: Route, variables: Record<string, unknown>, params: Record<string, unknown>, auth: Auth): Promise<Outcome> {
+    const result = await execute({ schema: deps.schema, document, variableValues: variables, contextValue: deps.createContext(auth) });
+    if (result.errors?.length) return { error: appErrorOf(result.errors[0]!), cause: result.errors[0]!.originalError ?? result.errors[0] };
+    return { body: JSON.stringify(route.envelope.body(result.data as Record<string, unknown>, params)) };
+  }
+
   for (const route of deps.routes ?? ROUTES) {
     const document = operations.get(route.operation);
     if (!document) throw new Error(`route ${route.path}: no operation file src/rest/operations/${route.operation}.graphql`);
@@ -53,13 +67,32 @@ export function createRestRouter(deps: RestDeps): Router {
         if (!parsed.success) return fail(paramError(parsed.error.issues));
         const params = parsed.data as Record<string, unknown>;
         const variables = route.variables ? route.variables(params) : params;
-        const result = await execute({ schema: deps.schema, document, variableValues: variables, contextValue: deps.createContext(auth) });
-        if (result.errors?.length) {
-          const error = appErrorOf(result.errors[0]!);
-          if (error.code === 'INTERNAL') deps.onError(result.errors[0]!.originalError ?? result.errors[0], req);
-          return fail(error);
+        // Plan is part of the key: plan gates are the only way two callers can see different results.
+        const cacheKey = deps.cache && `${route.operation}|${auth.kind === 'viewer' ? auth.viewer.plan : auth.kind}|${JSON.stringify(variables)}`;
+        const cached = cacheKey ? deps.cache!.get(cacheKey) : undefined;
+        if (cached !== undefined) return res.type('application/json').send(cached);
+        // Identical requests arriving together share one execution instead of each running it.
+        // Keyed by cache version too: a request after an ingest never joins a run that began before it.
+        const version = deps.cache?.version;
+        const flightKey = cacheKey && `${version}|${cacheKey}`;
+        const pending = flightKey ? inFlight.get(flightKey) : undefined;
+        const run = pending ?? runOperation(document, route, variables, params, auth);
+        if (cacheKey && flightKey && !pending) {
+          inFlight.set(flightKey, run);
+          void run.then(
+            (outcome) => {
+              inFlight.delete(flightKey);
+              if ('body' in outcome && deps.cache!.version === version) deps.cache!.set(cacheKey, outcome.body);
+            },
+            () => inFlight.delete(flightKey),
+          );
         }
-        return res.json(route.envelope.body(result.data as Record<string, unknown>, params));
+        const outcome = await run;
+        if ('error' in outcome) {
+          if (outcome.error.code === 'INTERNAL') deps.onError(outcome.cause, req);
+          return fail(outcome.error);
+        }
+        return res.type('application/json').send(outcome.body);
       } catch (error) {
         if (error instanceof AppError) return fail(error);
         deps.onError(error, req);

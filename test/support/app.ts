@@ -49,7 +49,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = options.db ?? (await openTestDatabase());
   await seedReferenceData(db.prisma);
   for (const feed of options.feeds ?? []) await ingestDocuments(readSources(feed), { db });
-  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_KEY: TEST_ADMIN_KEY, DATA_DIR: 'memory://', ...options.env });
+  // REST results are not cached in tests unless a test asks (REST_CACHE_MS), so ingests without a bus show at once.
+  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_KEY: TEST_ADMIN_KEY, DATA_DIR: 'memory://', REST_CACHE_MS: '0', ...options.env });
   const bus = createLocalBus();
   const app = createApp({ config, db, bus, logger: createLogger(config), ...(options.now && { now: options.now }) });
   await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
