@@ -1,0 +1,36 @@
+// Lint enforces the import rules of HOUSE-STYLE.md: which folder of src/ may import which, and no
+// import cycles. Type-aware checks are left to `tsc` (npm run typecheck).
+const tseslint = require('typescript-eslint');
+const importX = require('eslint-plugin-import-x');
+
+const except = (...paths) => paths.map((p) => `./${p}`);
+
+module.exports = tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'src/**/__generated__/**', 'coverage/**'] },
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parser: tseslint.parser },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js'] })] },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: __dirname,
+          zones: [
+            { target: './src/domain', from: './src', except: except('domain'), message: 'domain is pure: it imports nothing of ours' },
+            { target: './src/db', from: './src', except: except('db', 'domain', 'auth/api-keys.ts', 'auth/viewer.ts'), message: 'db imports domain (and auth key helpers and types) at most' },
+            { target: './src/auth', from: './src', except: except('auth', 'domain', 'errors.ts'), message: 'auth imports domain at most (the key lookup is passed in)' },
+            { target: './src/graphql', from: './src', except: except('graphql', 'db', 'domain', 'auth', 'errors.ts', 'config.ts', 'live/pubsub.ts', 'live/topics.ts', 'ingest/status-map.ts'), message: 'graphql imports db, domain, auth and the live bus' },
+            { target: './src/rest', from: './src', except: except('rest', 'graphql', 'auth', 'errors.ts'), message: 'rest goes through the GraphQL schema: never db or domain' },
+            // The Socket.IO bridge runs GET /odds/live's own operation, so both push the same shape.
+            { target: './src/live', from: './src', except: except('live', 'graphql', 'auth', 'errors.ts', 'db/key-store.ts', 'rest/operations.ts', 'rest/routes/live.ts'), message: 'live transports go through the GraphQL schema: never db or domain' },
+            { target: './src/ingest', from: './src', except: except('ingest', 'domain', 'db', 'live/pubsub.ts', 'config.ts', 'logger.ts'), message: 'ingest imports domain, db and the live bus' },
+            { target: './src', from: './test', message: 'src never imports test' },
+          ],
+        },
+      ],
+    },
+  },
+);
