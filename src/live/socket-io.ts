@@ -22,8 +22,8 @@ import { LIVE_MARKET_TYPES, liveOddsVariables } from '../rest/routes/live';
 import { attachLiveFeed, type LiveFeed } from './topics';
 import { LiveAuthError, verifyLiveKey, type KeyWatch } from './verify-live-key';
 
-// The Socket.IO namespace /live-odds (spec 6): a bridge that runs Subscription.liveOdds per socket on
-// the one schema, with the selection of GET /odds/live (src/rest/operations/LiveOdds.graphql), so a
+// The Socket.IO namespace /live-odds (spec 6): a bridge that runs Subscription.liveOdds on the one
+// schema (one subscription per distinct filter, shared by its sockets), with the selection of GET /odds/live (src/rest/operations/LiveOdds.graphql), so a
 // push carries exactly the data of that route. There is no other source of live data.
 
 /** Namespace of the push channel (spec 6; no version segment, spec 9). */
@@ -198,38 +198,87 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     }
   });
 
-  nsp.on('connection', (socket: LiveSocket) => {
-    let stop: (() => void) | null = null;
-    let filter: LiveFilter = {};
+  // One GraphQL subscription per distinct filter, shared by the sockets of that filter (a room): the
+  // data of a filter is the same for every paid plan, so running it once per socket would only repeat
+  // the same execution (bench/live.js measured 28x a bare broadcast that way with 100 clients).
+  interface Group {
+    room: string;
+    sockets: Set<string>;
+    stop: () => void;
+    /** The latest push, sent at once to a socket that joins a running group. */
+    last: LiveOddsPayload | null;
+  }
+  const groups = new Map<string, Group>();
 
-    const run = (wanted: LiveFilter) => {
-      stop?.();
-      let stopped = false;
-      let iterator: AsyncIterator<ExecutionResult> | null = null;
-      stop = () => {
+  const startGroup = (key: string, wanted: LiveFilter, viewer: Viewer): Group => {
+    let stopped = false;
+    let iterator: AsyncIterator<ExecutionResult> | null = null;
+    const group: Group = {
+      room: `filter:${key}`,
+      sockets: new Set(),
+      last: null,
+      stop: () => {
         stopped = true;
         void iterator?.return?.();
-      };
-      void (async () => {
-        const contextValue = attachLiveFeed(
-          createContext({ auth: { kind: 'viewer', viewer: socket.data.viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }),
-          deps.feed,
-        );
-        const result = await subscribe({ schema: deps.schema, document, variableValues: liveOddsVariables(wanted), contextValue });
-        if (!(Symbol.asyncIterator in result)) {
-          if (!stopped) socket.emit('live_odds', payloadOf(result));
-          return;
-        }
-        iterator = result[Symbol.asyncIterator]();
-        if (stopped) return void iterator.return?.();
-        for await (const item of { [Symbol.asyncIterator]: () => iterator! }) {
-          if (stopped) break;
-          socket.emit('live_odds', payloadOf(item));
-        }
-      })().catch((error) => {
-        deps.onError?.(error);
-        if (!stopped) socket.emit('live_odds', { success: false, error: 'internal error' });
-      });
+      },
+    };
+    const push = (payload: LiveOddsPayload) => {
+      if (payload.success) group.last = payload;
+      nsp.to(group.room).emit('live_odds', payload);
+    };
+    void (async () => {
+      // The context of the socket that opened the group; every member passed the same key checks.
+      const contextValue = attachLiveFeed(
+        createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }),
+        deps.feed,
+      );
+      const result = await subscribe({ schema: deps.schema, document, variableValues: liveOddsVariables(wanted), contextValue });
+      if (!(Symbol.asyncIterator in result)) {
+        if (!stopped) push(payloadOf(result));
+        return;
+      }
+      iterator = result[Symbol.asyncIterator]();
+      if (stopped) return void iterator.return?.();
+      for await (const item of { [Symbol.asyncIterator]: () => iterator! }) {
+        if (stopped) break;
+        push(payloadOf(item));
+      }
+    })().catch((error) => {
+      deps.onError?.(error);
+      if (!stopped) nsp.to(group.room).emit('live_odds', { success: false, error: 'internal error' });
+    });
+    return group;
+  };
+
+  nsp.on('connection', (socket: LiveSocket) => {
+    let filter: LiveFilter = {};
+    let joined: string | null = null;
+
+    const leave = () => {
+      if (joined === null) return;
+      const group = groups.get(joined);
+      void socket.leave(`filter:${joined}`);
+      group?.sockets.delete(socket.id);
+      if (group && group.sockets.size === 0) {
+        group.stop();
+        groups.delete(joined);
+      }
+      joined = null;
+    };
+    const join = (wanted: LiveFilter) => {
+      leave();
+      const key = JSON.stringify([wanted.game_id ?? null, wanted.market_type ?? null, wanted.book_id ?? null]);
+      let group = groups.get(key);
+      const fresh = !group;
+      if (!group) {
+        group = startGroup(key, wanted, socket.data.viewer);
+        groups.set(key, group);
+      }
+      group.sockets.add(socket.id);
+      void socket.join(group.room);
+      joined = key;
+      // A new group sends its snapshot to the room; a running one has it already.
+      if (!fresh && group.last) socket.emit('live_odds', { ...group.last, reason: 'snapshot' });
     };
 
     socket.on('subscribe', (raw, ack) => {
@@ -246,13 +295,12 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
         if (typeof ack === 'function') ack({ success: false, error: message, filter });
         return;
       }
-      run(filter);
+      join(filter);
       if (typeof ack === 'function') ack({ success: true, filter });
     });
 
     socket.on('unsubscribe', (ack) => {
-      stop?.();
-      stop = null;
+      leave();
       if (typeof ack === 'function') ack({ success: true });
     });
 
@@ -261,23 +309,22 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
       socket.disconnect(true);
     });
     socket.on('disconnect', () => {
-      stop?.();
+      leave();
       unwatch();
     });
 
     // Spec 6.2: without a subscribe, every live game.
-    run(filter);
+    join(filter);
   });
 
   return {
     io,
     async close() {
-      await new Promise<void>((resolve) => {
-        // io.close() would also close the HTTP server, which main.ts and the tests own.
-        nsp.disconnectSockets(true);
-        io.engine.close();
-        resolve();
-      });
+      for (const group of groups.values()) group.stop();
+      groups.clear();
+      // io.close() would also close the HTTP server, which main.ts and the tests own.
+      nsp.disconnectSockets(true);
+      io.engine.close();
     },
   };
 }
