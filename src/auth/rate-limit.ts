@@ -12,7 +12,7 @@ export interface RateLimitDecision {
 
 /**
  * Per-key request limits by plan (RATE_LIMITS requests per minute, fixed window per key). Counters
- * live in this process: several API processes each allow the full rate (see docs/api.md).
+ * live in this process: several API processes each allow the full rate (see README, Rate limits).
  */
 export function createRateLimiter(limits: Readonly<Record<Plan, number>> = RATE_LIMITS) {
   const limiters = new Map<Plan, RateLimiterMemory>(

@@ -143,7 +143,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
     info: {
       title: 'Odds Data Service',
       version: '1.0.0',
-      description: 'Basketball games, boxscores and sportsbook odds. Unknown query parameters are ignored. See docs/api.md.',
+      description: 'Basketball games, boxscores and sportsbook odds. Unknown query parameters are ignored. See the README, section API.',
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],

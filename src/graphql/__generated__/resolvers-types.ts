@@ -292,7 +292,7 @@ export type League = {
   sport: Maybe<Scalars['String']['output']>;
 };
 
-/** The line_movement block of spec 2.8; definitions in docs/live.md (Line movement). */
+/** The line_movement block of spec 2.8; definitions in the README (Live odds, line movement). */
 export type LineMovement = {
   __typename?: 'LineMovement';
   /** In points; in cents for moneyline (-105 to +105 is 10). */

@@ -5,7 +5,7 @@ import { date, ids, oneOf, someOf } from '../params';
 import { defineRoutes, type Route } from '../route';
 
 // Cross-game market listings with value metrics (spec 4.5-4.7). The three routes run the one
-// operation ListingMarket with their market type; definitions of every number: docs/listings.md.
+// operation ListingMarket with their market type; definitions of every number: README, "Market listings and value metrics".
 
 const common = {
   date: date('League-local day (LEAGUE_TIME_ZONE), default today; without it, game_id is not limited to a day'),
