@@ -136,3 +136,27 @@ describe('configuration and the data directory', () => {
     expect(keysHelp.stdout).toMatch(/--plan.*--expires-at.*--json/s);
   });
 });
+
+describe('odds simulate', () => {
+  test('when the same seed and instant are simulated twice, then the documents are identical and labelled simulated', async () => {
+    const args = ['simulate', '--stdout', '--seed', '7', '--at', '2026-11-21T23:30:00Z'];
+    const first = await odds(args, env());
+    const second = await odds(args, env());
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(second.stdout);
+    const lines = first.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).toMatchObject({ fetched_at: '2026-11-21T23:30:00.000Z', source: 'simulator', body: { simulated: true } });
+      for (const game of line.body.games) expect(game.meta).toMatchObject({ simulated: true, simulator_seed: 7 });
+    }
+    const other = await odds(['simulate', '--stdout', '--seed', '8', '--at', '2026-11-21T23:30:00Z'], env());
+    expect(other.stdout).not.toBe(first.stdout);
+  });
+
+  test('when a simulated range is stored, then its games are in the store', async () => {
+    const { code, stdout } = await odds(['simulate', '--at', '2026-11-21T20:00:00Z', '--until', '2026-11-21T21:00:00Z', '--every', '30'], env());
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^simulated \(seed 42\) [1-9]\d* documents: [1-9]\d* games, [1-9]\d* quotes changed/m);
+  });
+});
