@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import { waitForIngestLeadership } from '../db/ingest-leader';
 import type { EventBus } from '../live/pubsub';
 import type { Logger } from '../logger';
 import { ingestDocuments } from './ingest';
@@ -12,11 +13,40 @@ export interface FeedRunner {
   stop(): Promise<void>;
 }
 
+type FeedDeps = { config: Config; db: Database; bus: EventBus; logger: Logger; simulate: boolean };
+
 /**
  * What feeds a serving process: the simulator (`--simulate`), the upstream poller (FEED_URL), or
- * nothing (a read-only API process beside another that ingests). Ingests run one at a time.
+ * nothing. On a shared PostgreSQL database only one process ingests: the others serve and wait to
+ * take over (src/db/ingest-leader.ts). Ingests run one at a time.
  */
-export function startFeeds(deps: { config: Config; db: Database; bus: EventBus; logger: Logger; simulate: boolean }): FeedRunner {
+export function startFeeds(deps: FeedDeps): FeedRunner {
+  const { config, logger } = deps;
+  if (!config.databaseUrl || (!deps.simulate && !config.feedUrl)) return startSources(deps);
+  const leadership = waitForIngestLeadership(config.databaseUrl, 15_000, () =>
+    logger.info({ component: 'ingest' }, 'another process ingests into this database: serving only, ready to take over'),
+  );
+  let sources: FeedRunner | undefined;
+  let stopping = false;
+  const started = leadership.acquired.then(
+    () => {
+      if (stopping) return;
+      logger.info({ component: 'ingest' }, 'this process ingests');
+      sources = startSources(deps);
+    },
+    () => {},
+  );
+  return {
+    async stop() {
+      stopping = true;
+      await leadership.release();
+      await started;
+      await sources?.stop();
+    },
+  };
+}
+
+function startSources(deps: FeedDeps): FeedRunner {
   const { config, db, bus, logger } = deps;
   const log = logger.child({ component: 'ingest' });
   let queue: Promise<unknown> = Promise.resolve();
