@@ -20,10 +20,15 @@ export interface Markets {
 export interface Market {
   game: Prisma.Game;
   marketType: string;
-  quotes: Prisma.Quote[];
+  quotes: Outcome[];
 }
 
-export type Outcome = Prisma.Quote;
+/**
+ * A quote as an outcome. `teamRow` is the outcome's team when the parent market preloaded the game's
+ * two teams: a game page has hundreds of outcomes, and one loader call each was a measurable share
+ * of its execution time.
+ */
+export type Outcome = Prisma.Quote & { teamRow?: Prisma.Team | null };
 
 /** One game's consensus record (its quotes and betting rows come from the loaders). */
 export interface ConsensusRecord {

@@ -7,6 +7,7 @@ import { formatAmerican, impliedProbability } from '../../domain';
 import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
 import { displayedQuotes } from '../quotes';
+import { outcomeTeam } from './Market';
 
 // Live odds (spec 4.8 and 6): the one read behind GET /odds/live, Query.liveGames and every push of
 // Subscription.liveOdds (graphql-ws and the Socket.IO bridge alike).
@@ -78,7 +79,7 @@ export const LiveOddsFields: { Outcome: OutcomeResolvers } = {
     label: async (q, _a, ctx) => {
       const point = q.point === null ? '' : ` ${q.point > 0 && q.marketType === 'spread' ? '+' : ''}${q.point}`;
       if (q.marketType === 'total') return `${q.side === 'over' ? 'Over' : 'Under'}${point}`;
-      const team = q.teamId === null ? null : await ctx.loaders.teamById.load(q.teamId);
+      const team = await outcomeTeam(q, ctx);
       const name = team?.abbr ?? (q.side === 'home' ? 'Home' : 'Away');
       return q.marketType === 'spread' ? `${name}${point}` : name;
     },

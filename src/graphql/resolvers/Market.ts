@@ -2,6 +2,7 @@ import { averageOddsDecimal, decimalToAmerican, formatAmerican, medianLine } fro
 import type { QuoteRow } from '../../db/odds-repository';
 import type { MarketResolvers, MarketsResolvers, OutcomeResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
+import type { Outcome as OutcomeModel, Team } from '../mappers';
 import { booksOf, isRealBook } from '../quotes';
 
 // Markets of one game (spec 2.3) and their outcomes (2.4). Best odds and consensus use only real
@@ -9,17 +10,27 @@ import { booksOf, isRealBook } from '../quotes';
 
 const SIDE_ORDER = ['away', 'home', 'over', 'under'];
 
-function market(parent: { game: import('../mappers').Game; quotes: QuoteRow[] }, marketType: string) {
-  const quotes = parent.quotes
+async function market(parent: { game: import('../mappers').Game; quotes: QuoteRow[] }, marketType: string, ctx: GraphQLContext) {
+  const { homeTeamId, awayTeamId } = parent.game;
+  const [home, away] = await Promise.all([ctx.loaders.teamById.load(homeTeamId), ctx.loaders.teamById.load(awayTeamId)]);
+  const teamRow = (teamId: number | null) => (teamId === homeTeamId ? home : teamId === awayTeamId ? away : undefined);
+  const quotes: OutcomeModel[] = parent.quotes
     .filter((q) => q.marketType === marketType)
-    .sort((a, b) => a.bookId - b.bookId || SIDE_ORDER.indexOf(a.side) - SIDE_ORDER.indexOf(b.side));
+    .sort((a, b) => a.bookId - b.bookId || SIDE_ORDER.indexOf(a.side) - SIDE_ORDER.indexOf(b.side))
+    .map((q) => ({ ...q, teamRow: teamRow(q.teamId) }));
   return { game: parent.game, marketType, quotes };
 }
 
+/** The outcome's team: preloaded by its market when it is one of the game's two, else loaded. */
+export function outcomeTeam(q: OutcomeModel, ctx: GraphQLContext): Team | null | undefined | Promise<Team | null | undefined> {
+  if (q.teamId === null) return null;
+  return q.teamRow !== undefined ? q.teamRow : ctx.loaders.teamById.load(q.teamId);
+}
+
 export const Markets: MarketsResolvers = {
-  moneyline: (m) => market(m, 'moneyline'),
-  spread: (m) => market(m, 'spread'),
-  total: (m) => market(m, 'total'),
+  moneyline: (m, _a, ctx) => market(m, 'moneyline', ctx),
+  spread: (m, _a, ctx) => market(m, 'spread', ctx),
+  total: (m, _a, ctx) => market(m, 'total', ctx),
   core_bet_types: () => null,
 };
 
@@ -78,10 +89,11 @@ export const Outcome: OutcomeResolvers = {
   book_id: (q) => q.bookId,
   market_type: (q) => q.marketType,
   team_id: (q) => q.teamId,
-  team: async (q, _a, ctx) => {
+  team: (q, _a, ctx) => {
     if (q.teamId === null) return null;
-    const team = await ctx.loaders.teamById.load(q.teamId);
-    return team ? { id: team.id, name: team.fullName, abbr: team.abbr } : { id: q.teamId, name: null, abbr: null };
+    const brief = (team: Team | null | undefined) => (team ? { id: team.id, name: team.fullName, abbr: team.abbr } : { id: q.teamId!, name: null, abbr: null });
+    const team = outcomeTeam(q, ctx);
+    return team instanceof Promise ? team.then(brief) : brief(team);
   },
   odds: (q) => ({ decimal: q.decimal, american: formatAmerican(q.american), fractional: q.fractional, original: q.american }),
   is_live: (q) => q.isLive,
