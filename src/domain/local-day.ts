@@ -1,38 +1,58 @@
 // Calendar days in a league's time zone: the spec's `date` filters mean the local day of the game
 // (the feed's scoreboard switches slates near midnight US Eastern), not the UTC day.
 
+// Formatters are costly to build and are asked for per game by the simulator: one per zone.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Wall-clock fields of `instant` in `timeZone`. */
+function wallClock(instant: Date, timeZone: string) {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, format);
+  }
+  const parts = format.formatToParts(instant);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
 /** YYYY-MM-DD of `instant` in `timeZone`. */
 export function localDateOf(instant: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  const { year, month, day } = wallClock(instant, timeZone);
+  return `${year}-${pad2(month)}-${pad2(day)}`;
 }
 
 /** Offset of `timeZone` from UTC at `instant`, in milliseconds (positive east of Greenwich). */
 function offsetMs(instant: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(instant);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  const w = wallClock(instant, timeZone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/** The UTC instant of the local wall-clock time `minutes` after midnight of `date` in `timeZone`. */
+export function localTimeToInstant(date: string, minutes: number, timeZone: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const wall = Date.UTC(y, m - 1, d) + minutes * 60_000;
+  // Two passes settle times whose offset differs from the offset at the UTC guess (DST changes).
+  let instant = wall - offsetMs(new Date(wall), timeZone);
+  instant = wall - offsetMs(new Date(instant), timeZone);
+  return new Date(instant);
 }
 
 /** The UTC instant at which local midnight starting `date` (YYYY-MM-DD) occurs in `timeZone`. */
 export function startOfLocalDay(date: string, timeZone: string): Date {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const guess = Date.UTC(y, m - 1, d);
-  // Two passes settle days whose offset differs from the offset at the UTC guess (DST changes).
-  let start = guess - offsetMs(new Date(guess), timeZone);
-  start = guess - offsetMs(new Date(start), timeZone);
-  return new Date(start);
+  return localTimeToInstant(date, 0, timeZone);
 }
 
 /** Adds `days` to a YYYY-MM-DD date (calendar arithmetic, no time zone involved). */

@@ -35,7 +35,7 @@
  *   every book, as in the real feed), zero on live outcomes; num_bets grows towards tip, then freezes.
  */
 
-import { MARGIN_STD_DEV, decimalToAmerican, normalCdf, probabilityToDecimal } from '../domain';
+import { MARGIN_STD_DEV, addDays, decimalToAmerican, localDateOf as localDateOfInstant, localTimeToInstant, normalCdf, probabilityToDecimal } from '../domain';
 import type {
   FeedBetInfo,
   FeedBookMarkets,
@@ -397,55 +397,18 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function zoneParts(ms: number, timeZone: string): { y: number; m: number; d: number; h: number; mi: number; s: number } {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  const get = (parts: Intl.DateTimeFormatPart[], type: string): number =>
-    Number(parts.find((p) => p.type === type)?.value ?? NaN);
-  const parts = f.formatToParts(new Date(ms));
-  return { y: get(parts, 'year'), m: get(parts, 'month'), d: get(parts, 'day'), h: get(parts, 'hour'), mi: get(parts, 'minute'), s: get(parts, 'second') };
-}
-
-/** Offset of the zone from UTC at an instant, in ms (e.g. -5h for New York in winter). */
-function zoneOffsetMs(ms: number, timeZone: string): number {
-  const p = zoneParts(ms, timeZone);
-  return Date.UTC(p.y, p.m - 1, p.d, p.h, p.mi, p.s) - Math.floor(ms / 1000) * 1000;
-}
-
 /** The instant of a local wall-clock time (date + minutes after midnight) in a zone. */
 function zonedTimeToMs(localDate: string, minutes: number, timeZone: string): number {
-  const wall = dayMs(localDate) + minutes * MINUTE;
-  let guess = wall - zoneOffsetMs(wall, timeZone);
-  guess = wall - zoneOffsetMs(guess, timeZone);
-  return guess;
+  return localTimeToInstant(localDate, minutes, timeZone).getTime();
 }
 
 function localDateOf(ms: number, timeZone: string): string {
-  const p = zoneParts(ms, timeZone);
-  return `${String(p.y)}-${pad2(p.m)}-${pad2(p.d)}`;
+  return localDateOfInstant(new Date(ms), timeZone);
 }
 
 function dayMs(localDate: string): number {
   const [y, m, d] = localDate.split('-').map(Number);
   return Date.UTC(y ?? NaN, (m ?? NaN) - 1, d ?? NaN);
-}
-
-function addDays(localDate: string, n: number): string {
-  return new Date(dayMs(localDate) + n * DAY).toISOString().slice(0, 10);
 }
 
 function daysBetween(from: string, to: string): number {
