@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { item, page } from '../envelope';
 import { boolean, date, id, ids, integer, oneOf, required, someOf, text, withDefault } from '../params';
 import { defineRoutes } from '../route';
+import { PERIOD_VALUES } from './periods';
 
 // Games, boxscores and per-game markets (spec 4.1-4.4).
 
@@ -64,16 +65,7 @@ export const gameRoutes = defineRoutes([
       date: dateParam,
       market_type: someOf('Market types', MARKET_TYPES),
       book_id: ids('Sportsbook ids'),
-      period: oneOf('full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter', [
-        'full',
-        'full_game',
-        'first_half',
-        'second_half',
-        'first_quarter',
-        'second_quarter',
-        'third_quarter',
-        'fourth_quarter',
-      ]),
+      period: oneOf('full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter', PERIOD_VALUES),
     }),
     operation: 'GameMarkets',
     variables: ({ market_type, ...rest }) => ({ ...rest, ...marketFlags(market_type) }),

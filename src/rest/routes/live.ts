@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { list, page } from '../envelope';
 import { id, ids, integer, oneOf, someOf, text, withDefault, date } from '../params';
 import { defineRoutes } from '../route';
+import { PERIOD_VALUES } from './periods';
 
 // Live odds, line movement and historical odds (spec 4.8-4.10). The resolvers (src/graphql/resolvers/
 // Live*.ts) check the plans and the arguments; this table only names parameters and envelopes.
@@ -56,16 +57,7 @@ export const liveRoutes = defineRoutes([
       market_type: someOf('Only these market types', ['moneyline', 'spread', 'total', 'player_props'] as const),
       book_id: ids('Only these sportsbooks'),
       side: someOf('Only these sides', ['home', 'away', 'over', 'under'] as const),
-      period: someOf('Only these periods (full is an alias of full_game)', [
-        'full',
-        'full_game',
-        'first_half',
-        'second_half',
-        'first_quarter',
-        'second_quarter',
-        'third_quarter',
-        'fourth_quarter',
-      ] as const),
+      period: someOf('Only these periods (full is an alias of full_game)', PERIOD_VALUES),
     }),
     operation: 'LiveMovement',
     envelope: list('movement'),
