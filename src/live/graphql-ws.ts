@@ -12,7 +12,8 @@ import { LiveAuthError, verifyLiveKey, type KeyWatch } from './verify-live-key';
 // GraphQL over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path: the one schema,
 // subscriptions included. Apollo serves the same path over HTTP; only upgrades come here.
 
-export interface GraphQLWsDeps {
+/** What both live transports (graphql-ws here, Socket.IO in socket-io.ts) are built from. */
+export interface LiveTransportDeps {
   httpServer: http.Server;
   schema: GraphQLSchema;
   db: Parameters<typeof createContext>[0]['db'];
@@ -21,6 +22,9 @@ export interface GraphQLWsDeps {
   keyWatch: KeyWatch;
   timeZone: string;
   now?: () => Date;
+}
+
+export interface GraphQLWsDeps extends LiveTransportDeps {
   path?: string;
 }
 

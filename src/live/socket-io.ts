@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import {
   Kind,
@@ -14,17 +13,19 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { Server, type Socket } from 'socket.io';
-import type { KeyLookup, Viewer } from '../auth/viewer';
+import type { Viewer } from '../auth/viewer';
 import { AppError } from '../errors';
 import { createContext } from '../graphql/context';
 import { OPERATIONS_DIR } from '../rest/operations';
 import { LIVE_MARKET_TYPES, liveOddsVariables } from '../rest/routes/live';
-import { attachLiveFeed, type LiveFeed } from './topics';
-import { LiveAuthError, verifyLiveKey, type KeyWatch } from './verify-live-key';
+import type { LiveTransportDeps } from './graphql-ws';
+import { attachLiveFeed } from './topics';
+import { LiveAuthError, verifyLiveKey } from './verify-live-key';
 
 // The Socket.IO namespace /live-odds (spec 6): a bridge that runs Subscription.liveOdds on the one
-// schema (one subscription per distinct filter, shared by its sockets), with the selection of GET /odds/live (src/rest/operations/LiveOdds.graphql), so a
-// push carries exactly the data of that route. There is no other source of live data.
+// schema (one subscription per distinct filter, shared by its sockets), with the selection of
+// GET /odds/live (src/rest/operations/LiveOdds.graphql), so a push carries exactly the data of that
+// route. There is no other source of live data.
 
 /** Namespace of the push channel (spec 6; no version segment, spec 9). */
 export const LIVE_NAMESPACE = '/live-odds';
@@ -72,15 +73,7 @@ interface SocketData {
 
 type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
-export interface SocketIoDeps {
-  httpServer: http.Server;
-  schema: GraphQLSchema;
-  db: Parameters<typeof createContext>[0]['db'];
-  feed: LiveFeed;
-  keyLookup: KeyLookup;
-  keyWatch: KeyWatch;
-  timeZone: string;
-  now?: () => Date;
+export interface SocketIoDeps extends LiveTransportDeps {
   onError?: (error: unknown) => void;
 }
 

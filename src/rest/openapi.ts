@@ -1,5 +1,4 @@
 import {
-  getNamedType,
   getNullableType,
   isEnumType,
   isListType,
