@@ -67,7 +67,7 @@ async function server() {
   const { createKey } = dist('db/account-store');
   const { ingestDocuments } = dist('ingest/ingest');
   const { seedReferenceData } = dist('ingest/seed');
-  const { createLocalBus } = dist('live/pubsub');
+  const { createLocalBus } = dist('events/bus');
   const { createLogger } = dist('logger');
 
   const db = await openDatabase({ dataDir: MEMORY, databaseUrl: process.env.DATABASE_URL || undefined });

@@ -20,7 +20,7 @@ const { createKey } = dist('db/account-store');
 const { ingestDocuments } = dist('ingest/ingest');
 const { seedReferenceData } = dist('ingest/seed');
 const { readSources } = dist('ingest/sources');
-const { createLocalBus } = dist('live/pubsub');
+const { createLocalBus } = dist('events/bus');
 const { createLogger } = dist('logger');
 const { ROUTES } = dist('rest/routes');
 

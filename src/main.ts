@@ -4,7 +4,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { startFeeds } from './ingest/feed-runner';
 import { seedReferenceData } from './ingest/seed';
-import { createLocalBus, createRedisBus } from './live/pubsub';
+import { createLocalBus, createRedisBus } from './events/bus';
 import { createLogger } from './logger';
 
 /**

@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { waitForIngestLeadership } from '../db/ingest-leader';
-import type { EventBus } from '../live/pubsub';
+import type { EventBus } from '../events/bus';
 import type { Logger } from '../logger';
 import { ingestDocuments } from './ingest';
 import { startPoller } from './poller';

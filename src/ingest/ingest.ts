@@ -1,6 +1,6 @@
 import type { Database } from '../db/client';
 import { storeDocument } from '../db/feed-store';
-import type { EventBus } from '../live/pubsub';
+import type { EventBus } from '../events/bus';
 import { FeedDocumentError, normalizeDocument } from './normalize';
 import type { SourceDocument } from './sources';
 

@@ -16,7 +16,7 @@ import {
 } from 'graphql';
 import { ERRORS } from '../errors';
 import { ERROR_SCHEMA, type JsonSchema } from './envelope';
-import { loadOperations } from './operations';
+import { loadOperations } from '../graphql/operations';
 import { paramMeta, type ParamMeta } from './params';
 import type { Route } from './route';
 import { ROUTES } from './routes';

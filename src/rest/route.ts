@@ -3,7 +3,7 @@ import type { Envelope } from './envelope';
 
 /**
  * One REST route: a GET path under /api/v1/nba/odds, its parameters, the named GraphQL operation it
- * runs (src/rest/operations/<operation>.graphql) and the envelope its result goes into. The route
+ * runs (src/graphql/operations/<operation>.graphql) and the envelope its result goes into. The route
  * holds no logic: parameters become the operation's variables (same names), the operation's
  * resolvers do the work.
  */
@@ -15,7 +15,7 @@ export interface Route {
   description?: string;
   /** Path and query parameters (src/rest/params.ts types). Unknown parameters are ignored. */
   params: z.ZodObject<Record<string, z.ZodType>>;
-  /** Operation name; the file src/rest/operations/<operation>.graphql defines it. */
+  /** Operation name; the file src/graphql/operations/<operation>.graphql defines it. */
   operation: string;
   /** Variables from the parsed parameters, when they differ from the parameters themselves. */
   variables?: (params: Record<string, any>) => Record<string, unknown>;

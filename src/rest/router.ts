@@ -3,7 +3,7 @@ import { execute, GraphQLError, type DocumentNode, type GraphQLSchema } from 'gr
 import { AppError, ERRORS } from '../errors';
 import type { Auth, GraphQLContext } from '../graphql/context';
 import { errorBody } from './envelope';
-import { loadOperations } from './operations';
+import { loadOperations } from '../graphql/operations';
 import type { Route } from './route';
 import type { ResultCache } from './result-cache';
 import { ROUTES } from './routes';
@@ -57,7 +57,7 @@ export function createRestRouter(deps: RestDeps): Router {
 
   for (const route of deps.routes ?? ROUTES) {
     const document = operations.get(route.operation);
-    if (!document) throw new Error(`route ${route.path}: no operation file src/rest/operations/${route.operation}.graphql`);
+    if (!document) throw new Error(`route ${route.path}: no operation file src/graphql/operations/${route.operation}.graphql`);
     router.get(route.path, async (req: Request, res: Response) => {
       const fail = (error: AppError) => res.status(error.status).json(errorBody(error));
       try {

@@ -2,7 +2,7 @@ import type { Database } from '../../src/db/client';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { seedReferenceData } from '../../src/ingest/seed';
 import { readSources } from '../../src/ingest/sources';
-import { createLocalBus, type OddsChangeEvent } from '../../src/live/pubsub';
+import { createLocalBus, type OddsChangeEvent } from '../../src/events/bus';
 import { openTestDatabase } from '../support/database';
 import { doc, feedPath, readFeed, readSeries } from '../support/feeds';
 

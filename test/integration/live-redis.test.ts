@@ -6,7 +6,7 @@ import { createKey } from '../../src/db/account-store';
 import type { Database } from '../../src/db/client';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { seedReferenceData } from '../../src/ingest/seed';
-import { createRedisBus, type EventBus } from '../../src/live/pubsub';
+import { createRedisBus, type EventBus } from '../../src/events/bus';
 import { createLogger } from '../../src/logger';
 import { describeWithRedis, openTestDatabase, TEST_REDIS_URL } from '../support/database';
 import { capture, waitFor, type GameSpec } from './live-helpers';

@@ -7,7 +7,7 @@ import { createKey, updateAccount } from '../../src/db/account-store';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { seedReferenceData } from '../../src/ingest/seed';
 import { readSources } from '../../src/ingest/sources';
-import { createLocalBus, type EventBus } from '../../src/live/pubsub';
+import { createLocalBus, type EventBus } from '../../src/events/bus';
 import { createLogger } from '../../src/logger';
 import { openTestDatabase } from './database';
 

@@ -2,7 +2,7 @@ import { requirePlan } from '../../auth/viewer';
 import { findLiveGames } from '../../db/movement-repository';
 import { AppError } from '../../errors';
 import { LIVE_STATUSES } from '../../ingest/status-map';
-import type { LiveReason, LiveScope } from '../../live/topics';
+import type { LiveReason, LiveScope } from '../../events/live-feed';
 import { formatAmerican, impliedProbability } from '../../domain';
 import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';

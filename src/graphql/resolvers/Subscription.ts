@@ -1,11 +1,11 @@
 import { AppError } from '../../errors';
-import { liveFeedOf, liveTicks, type LiveTick } from '../../live/topics';
+import { liveFeedOf, liveTicks, type LiveTick } from '../../events/live-feed';
 import type { SubscriptionLiveOddsArgs, SubscriptionResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
 import { createLoaders } from '../loaders';
 import { loadLiveOdds, parseLiveScope, requireLiveOdds } from './LiveOdds';
 
-// Subscription.liveOdds: the ticks of the process's live feed (src/live/topics.ts) that concern the
+// Subscription.liveOdds: the ticks of the process's live feed (src/events/live-feed.ts) that concern the
 // subscriber's scope, each resolved into a full live snapshot. The context of a subscription lives as
 // long as the subscription, so every push gets fresh DataLoaders: those of the tick, shared by all the
 // subscribers of that tick (one SQL read per push, whatever the number of clients).

@@ -1,4 +1,4 @@
-import type { EventBus, OddsChangeEvent } from './pubsub';
+import type { EventBus, OddsChangeEvent } from './bus';
 
 // The live topic every subscription listens to: one per process, fed by the event bus. Ingest events
 // are gathered for a short debounce window and leave as one "change" tick; a timer adds an

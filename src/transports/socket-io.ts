@@ -16,15 +16,15 @@ import { Server, type Socket } from 'socket.io';
 import type { Viewer } from '../auth/viewer';
 import { AppError } from '../errors';
 import { createContext } from '../graphql/context';
-import { OPERATIONS_DIR } from '../rest/operations';
+import { OPERATIONS_DIR } from '../graphql/operations';
 import { LIVE_MARKET_TYPES, liveOddsVariables } from '../rest/routes/live';
 import type { LiveTransportDeps } from './graphql-ws';
-import { attachLiveFeed } from './topics';
-import { LiveAuthError, verifyLiveKey } from './verify-live-key';
+import { attachLiveFeed } from '../events/live-feed';
+import { LiveAuthError, verifyLiveKey } from '../auth/live-key';
 
 // The Socket.IO namespace /live-odds (spec 6): a bridge that runs Subscription.liveOdds on the one
 // schema (one subscription per distinct filter, shared by its sockets), with the selection of
-// GET /odds/live (src/rest/operations/LiveOdds.graphql), so a push carries exactly the data of that
+// GET /odds/live (src/graphql/operations/LiveOdds.graphql), so a push carries exactly the data of that
 // route. There is no other source of live data.
 
 /** Namespace of the push channel (spec 6; no version segment, spec 9). */

@@ -6,8 +6,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { bearerToken, type KeyLookup, type Viewer } from '../auth/viewer';
 import { createContext } from '../graphql/context';
 import { complexityLimit } from '../graphql/limits';
-import { attachLiveFeed, type LiveFeed } from './topics';
-import { LiveAuthError, verifyLiveKey, type KeyWatch } from './verify-live-key';
+import { attachLiveFeed, type LiveFeed } from '../events/live-feed';
+import { LiveAuthError, verifyLiveKey, type KeyWatch } from '../auth/live-key';
 
 // GraphQL over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path: the one schema,
 // subscriptions included. Apollo serves the same path over HTTP; only upgrades come here.

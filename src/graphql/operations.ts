@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Kind, parse, validate, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema } from 'graphql';
 
-/** src/rest/operations (also when running from dist/rest, which has no .graphql files). */
-export const OPERATIONS_DIR = [path.join(__dirname, 'operations'), path.resolve(__dirname, '..', '..', 'src', 'rest', 'operations')].find((d) =>
+/** src/graphql/operations (also when running from dist/graphql, which has no .graphql files). */
+export const OPERATIONS_DIR = [path.join(__dirname, 'operations'), path.resolve(__dirname, '..', '..', 'src', 'graphql', 'operations')].find((d) =>
   existsSync(path.join(d, 'fragments.graphql')),
 ) ?? path.join(__dirname, 'operations');
 
@@ -27,7 +27,7 @@ function withUsedFragments(operation: DocumentNode, fragments: ReadonlyMap<strin
 }
 
 /**
- * Every named operation of src/rest/operations/*.graphql (one per file, named like the file), with
+ * Every named operation of src/graphql/operations/*.graphql (one per file, named like the file), with
  * the fragments of fragments.graphql it uses, validated against `schema`.
  * @throws Error naming the file for a parse or validation error (the app does not start).
  */
@@ -41,7 +41,7 @@ export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): Map
     const name = file.replace(/\.graphql$/, '');
     const document = withUsedFragments(parse(readFileSync(path.join(dir, file), 'utf8')), fragments);
     const errors = validate(schema, document);
-    if (errors.length) throw new Error(`src/rest/operations/${file}: ${errors.map((e) => e.message).join('; ')}`);
+    if (errors.length) throw new Error(`src/graphql/operations/${file}: ${errors.map((e) => e.message).join('; ')}`);
     operations.set(name, document);
   }
   return operations;
