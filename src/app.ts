@@ -96,7 +96,7 @@ export function createApp(deps: AppDeps): App {
 
   // Every ingest, in this process or another (Redis bus), makes cached REST results old.
   const restCache = createResultCache(deps.config.restCacheMs);
-  const stopCacheClearing = deps.bus.subscribe(() => restCache.clear());
+  const stopCacheClearing = deps.bus.subscribe('odds', () => restCache.clear());
 
   app.use(
     REST_PREFIX,

@@ -11,27 +11,47 @@ export interface OddsChangeEvent {
   markets: Array<{ gameId: number; marketType: string; bookId: number }>;
 }
 
-/** The bus between ingest and the live transports: in-process, or Redis pub/sub across processes. */
+/**
+ * An API key or account changed (revoked, plan, expiry, status): every process drops what it holds
+ * for it. Absent fields mean "any": `{}` drops every cached key.
+ */
+export interface KeyChangeEvent {
+  keyId?: string;
+  accountId?: string;
+}
+
+/** The topics of the bus and what each carries. */
+export interface BusTopics {
+  /** A committed ingest's changes. */
+  odds: OddsChangeEvent;
+  /** A key or account change that every process must apply at once. */
+  keys: KeyChangeEvent;
+}
+
+export type BusTopic = keyof BusTopics;
+
+/** The bus between ingest, admin changes and every process: in-process, or Redis pub/sub across processes. */
 export interface EventBus {
-  publish(event: OddsChangeEvent): Promise<void>;
-  /** Calls `handler` for every event published from now on, by any process; returns unsubscribe. */
-  subscribe(handler: (event: OddsChangeEvent) => void): () => void;
+  publish<T extends BusTopic>(topic: T, event: BusTopics[T]): Promise<void>;
+  /** Calls `handler` for every event of `topic` published from now on, by any process; returns unsubscribe. */
+  subscribe<T extends BusTopic>(topic: T, handler: (event: BusTopics[T]) => void): () => void;
   close(): Promise<void>;
 }
 
-const CHANNEL = 'odds:changes';
+/** Redis channel per topic. */
+const CHANNELS: Record<BusTopic, string> = { odds: 'odds:changes', keys: 'odds:keys' };
 
 /** A bus for one process: events reach subscribers of this process only. */
 export function createLocalBus(): EventBus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
-    async publish(event) {
-      emitter.emit(CHANNEL, event);
+    async publish(topic, event) {
+      emitter.emit(topic, event);
     },
-    subscribe(handler) {
-      emitter.on(CHANNEL, handler);
-      return () => emitter.off(CHANNEL, handler);
+    subscribe(topic, handler) {
+      emitter.on(topic, handler);
+      return () => emitter.off(topic, handler);
     },
     async close() {
       emitter.removeAllListeners();
@@ -41,7 +61,7 @@ export function createLocalBus(): EventBus {
 
 /**
  * A bus over Redis pub/sub: every API process sharing the Redis gets the events of whichever
- * process ingests. Local subscribers hear events through Redis too, so all processes see one order.
+ * process publishes. Local subscribers hear events through Redis too, so all processes see one order.
  */
 export async function createRedisBus(url: string, onError: (error: Error) => void = () => {}): Promise<EventBus> {
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true };
@@ -51,17 +71,20 @@ export async function createRedisBus(url: string, onError: (error: Error) => voi
   subscriber.on('error', onError);
   await Promise.all([publisher.connect(), subscriber.connect()]);
   const local = createLocalBus();
-  await subscriber.subscribe(CHANNEL);
-  subscriber.on('message', (_channel: string, message: string) => {
+  const topicOf = new Map(Object.entries(CHANNELS).map(([topic, channel]) => [channel, topic as BusTopic]));
+  await subscriber.subscribe(...Object.values(CHANNELS));
+  subscriber.on('message', (channel: string, message: string) => {
+    const topic = topicOf.get(channel);
+    if (!topic) return;
     try {
-      void local.publish(JSON.parse(message) as OddsChangeEvent);
+      void local.publish(topic, JSON.parse(message) as BusTopics[typeof topic]);
     } catch (error) {
       onError(error as Error);
     }
   });
   return {
-    async publish(event) {
-      await publisher.publish(CHANNEL, JSON.stringify(event));
+    async publish(topic, event) {
+      await publisher.publish(CHANNELS[topic], JSON.stringify(event));
     },
     subscribe: local.subscribe,
     async close() {

@@ -114,7 +114,7 @@ export function createLiveFeed(bus: EventBus, options: LiveFeedOptions): LiveFee
     // Not reset by later events: a steady stream of documents must not postpone the push forever.
     debounce ??= setTimeout(flush, debounceMs);
   };
-  const unsubscribe = bus.subscribe(onEvent);
+  const unsubscribe = bus.subscribe('odds', onEvent);
   const interval = setInterval(() => emit(makeTick(++seq, 'interval', new Set(), [])), options.intervalMs);
   // Neither timer alone should keep a process alive (main.ts decides when to exit).
   interval.unref();

@@ -134,7 +134,7 @@ describe('history', () => {
     const fresh = await openTestDatabase();
     const bus = createLocalBus();
     const events: OddsChangeEvent[] = [];
-    bus.subscribe((e) => events.push(e));
+    bus.subscribe('odds', (e) => events.push(e));
     try {
       const first = readFeed('nba-2026-01-08-scheduled.json');
       await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
