@@ -13,7 +13,7 @@ import type { Database } from './db/client';
 import { createKeyLookup } from './db/key-store';
 import { AppError, ERRORS } from './errors';
 import { authenticate, createContext, type Auth, type GraphQLContext } from './graphql/context';
-import { complexityLimit } from './graphql/limits';
+import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from './graphql/limits';
 import { buildSchema } from './graphql/schema';
 import { attachGraphQLWs } from './transports/graphql-ws';
 import type { EventBus } from './events/bus';
@@ -112,8 +112,22 @@ export function createApp(deps: AppDeps): App {
 
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
-    validationRules: [complexityLimit()],
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    validationRules: shapeLimitRules(),
+    parseOptions: PARSE_OPTIONS,
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      // The cost budget depends on the caller's plan and the operation's variables (list limits).
+      {
+        async requestDidStart() {
+          return {
+            async didResolveOperation({ document, operationName, request, contextValue }) {
+              const refusal = costRefusal(schema, document, { operationName, variables: request.variables, plan: contextValue.viewer?.plan });
+              if (refusal) throw refusal;
+            },
+          };
+        },
+      },
+    ],
     // AppErrors carry their catalogue code; anything else is hidden behind INTERNAL_SERVER_ERROR.
     formatError(formatted, error) {
       const original = unwrapResolverError(error);

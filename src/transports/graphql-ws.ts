@@ -1,11 +1,11 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { bearerToken, type KeyLookup, type Viewer } from '../auth/viewer';
 import { createContext } from '../graphql/context';
-import { complexityLimit } from '../graphql/limits';
+import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from '../graphql/limits';
 import { attachLiveFeed, type LiveFeed } from '../events/live-feed';
 import { LiveAuthError, verifyLiveKey, type KeyWatch } from '../auth/live-key';
 
@@ -61,12 +61,27 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> }
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   };
   deps.httpServer.on('upgrade', onUpgrade);
-  const rules = [...specifiedRules, complexityLimit()];
+  const rules = [...specifiedRules, ...shapeLimitRules()];
 
   const server = useServer<Record<string, unknown>, Extra>(
     {
       schema: deps.schema,
-      validate: (schema, document) => validate(schema, document, rules),
+      // Parse (bounded tokens), validate (shape limits) and price (plan budget) here rather than in
+      // graphql-ws, so a refusal is a GraphQL error of the same shape and limits as over HTTP.
+      onSubscribe: (ctx, _id, payload) => {
+        let document;
+        try {
+          document = parse(payload.query, PARSE_OPTIONS);
+        } catch (error) {
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
+        const errors = validate(deps.schema, document, rules);
+        if (errors.length) return errors;
+        const refusal = costRefusal(deps.schema, document, { operationName: payload.operationName, variables: payload.variables, plan: ctx.extra.viewer?.plan });
+        if (refusal) return [refusal];
+        return { schema: deps.schema, document, operationName: payload.operationName, variableValues: payload.variables };
+      },
       onConnect: async (ctx) => {
         const key = keyOf(ctx.connectionParams, ctx.extra.request);
         try {

@@ -1,0 +1,98 @@
+import { getIntrospectionQuery, Kind, print } from 'graphql';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { buildSchema } from '../../src/graphql/schema';
+import { loadOperations } from '../../src/graphql/operations';
+import { COST_BUDGETS, MAX_ALIASES, MAX_DIRECTIVES, MAX_TOKENS, operationCost } from '../../src/graphql/limits';
+import { startTestApp, type TestApp } from '../support/app';
+
+// GraphQL abuse limits: every refusal is a GraphQL error with QUERY_TOO_COMPLEX before any resolver
+// runs, over HTTP and graphql-ws alike, whether or not the request carries a key.
+
+/** `levels` fragments, each spreading the previous one twice: 2^levels selections once expanded. */
+function fragmentBomb(levels: number, type = 'Query', leaf = 'ok'): string {
+  let doc = `fragment F0 on ${type} { ${leaf} }\n`;
+  for (let i = 1; i <= levels; i++) doc += `fragment F${i} on ${type} { ...F${i - 1} ...F${i - 1} }\n`;
+  return `${doc}query Bomb { ...F${levels} }`;
+}
+
+let t: TestApp;
+let elite: string;
+let starter: string;
+
+beforeAll(async () => {
+  t = await startTestApp({ feeds: ['test/fixtures/feeds/nba-2026-01-24-mixed-status.json'] });
+  elite = (await t.createKey('elite')).key;
+  starter = (await t.createKey('starter')).key;
+});
+afterAll(() => t.close());
+
+test.each([
+  ['without a key', undefined],
+  ['with a key', 'starter'],
+])('when a 24-level fragment bomb is posted %s, then it is refused with QUERY_TOO_COMPLEX and the server stays responsive', async (_name, plan) => {
+  const [res, health] = await Promise.all([t.graphql(fragmentBomb(24), {}, plan ? starter : undefined), t.get('/healthz')]);
+  expect(res.status).toBe(400);
+  expect(res.body.data).toBeUndefined();
+  expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+  expect(res.body.errors[0].message).toMatch(/too costly/);
+  expect(health.status).toBe(200);
+});
+
+test('when a fragment bomb is sent over graphql-ws, then the subscription errors with QUERY_TOO_COMPLEX and the socket stays open', async () => {
+  const client = createClient({ url: t.baseUrl.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { apiKey: elite }, retryAttempts: 0 });
+  try {
+    const errors = await new Promise<unknown>((resolve) => {
+      client.subscribe({ query: fragmentBomb(24) }, { next: () => {}, error: resolve, complete: () => resolve(null) });
+    });
+    expect(errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'QUERY_TOO_COMPLEX' }) })]);
+    const ok = await new Promise<unknown>((resolve, reject) => {
+      client.subscribe({ query: '{ ok }' }, { next: resolve, error: reject, complete: () => {} });
+    });
+    expect(ok).toEqual({ data: { ok: true } });
+  } finally {
+    await client.dispose();
+  }
+});
+
+test('when the standard introspection query is sent with a key, then it is answered', async () => {
+  const res = await t.graphql(getIntrospectionQuery(), {}, elite);
+  expect(res.body.errors).toBeUndefined();
+  expect(res.body.data.__schema.queryType.name).toBe('Query');
+});
+
+test.each([
+  ['aliases', `{ ${Array.from({ length: MAX_ALIASES + 1 }, (_, i) => `a${i}: ok`).join(' ')} }`, /alias/i],
+  ['directives', `{ ok ${'@include(if: true) '.repeat(MAX_DIRECTIVES + 1)}}`, /directive/i],
+])('when a query carries too many %s, then it is refused with QUERY_TOO_COMPLEX', async (_name, query, message) => {
+  const res = await t.graphql(query, {}, elite);
+  expect(res.status).toBe(400);
+  expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+  expect(res.body.errors[0].message).toMatch(message);
+});
+
+test('when a document has more tokens than the limit, then it fails to parse with a clear message', async () => {
+  const res = await t.graphql(`{ ${'ok '.repeat(MAX_TOKENS)}}`, {}, elite);
+  expect(res.status).toBe(400);
+  expect(res.body.errors[0].message).toMatch(/5000 tokens/);
+});
+
+test('when a list is asked for at a size past the plan budget, then it is refused naming cost and budget', async () => {
+  const outcomes = '{ outcomes { book_id side game_id market_type } }';
+  const page = `games(limit: 100) { items { markets { spread ${outcomes} total ${outcomes} moneyline ${outcomes} } } }`;
+  const costly = `{ ${Array.from({ length: 20 }, (_, i) => `p${i}: ${page}`).join(' ')} }`;
+  const res = await t.graphql(costly, {}, starter);
+  expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+  expect(res.body.errors[0].message).toMatch(/costs \d+, the budget of the starter plan is 250000/);
+});
+
+test('when every REST operation runs at its largest page with every switch on, then it fits the smallest budget', () => {
+  const schema = buildSchema();
+  const valueOf = (name: string, type: string) => (/Boolean/.test(type) ? true : /Int/.test(type) ? (name === 'limit' ? 100 : 1) : /String/.test(type) ? 'moneyline' : null);
+  for (const [name, document] of loadOperations(schema)) {
+    const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+    if (operation?.kind !== Kind.OPERATION_DEFINITION) throw new Error(`${name}: no operation`);
+    const variables = Object.fromEntries((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, valueOf(v.variable.name.value, print(v.type))]));
+    expect({ name, fits: operationCost(schema, document, { variables }) <= COST_BUDGETS.starter }).toEqual({ name, fits: true });
+  }
+});
