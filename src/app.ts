@@ -21,6 +21,7 @@ import { attachSocketIo } from './transports/socket-io';
 import { createLiveFeed } from './events/live-feed';
 import { createKeyWatch } from './auth/live-key';
 import type { Logger } from './logger';
+import { redactUrl } from './redact';
 import { errorBody } from './rest/envelope';
 import { buildOpenApi } from './rest/openapi';
 import { createResultCache } from './rest/result-cache';
@@ -59,7 +60,15 @@ export function createApp(deps: AppDeps): App {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(pinoHttp({ logger: deps.logger, customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info') }));
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      // Headers are redacted by the logger; a key a client put in the query string is masked here
+      // (the parsed query would repeat it, and the URL already shows it).
+      serializers: { req: (req: { url: string; query?: unknown }) => Object.assign(req, { url: redactUrl(req.url), query: undefined }) },
+    }),
+  );
 
   app.get('/healthz', (_req, res) => {
     res.json({ success: true, data: { status: 'ok', database: deps.db.kind } });

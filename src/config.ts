@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SECRET_VARIABLES } from './redact';
 
 /**
  * Every setting of the service, read from the environment once and validated. A bad value stops the
@@ -73,7 +74,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+      // A secret is named, never shown (a bad DATABASE_URL would otherwise print its password).
+      const shown = SECRET_VARIABLES.has(name) ? '' : `=${JSON.stringify(env[name])}`;
+      return `${name}${shown}: ${issue.message}`;
     });
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }

@@ -8,6 +8,7 @@ import { PrismaClient } from './__generated__/prisma/client';
 import { lockDataDir } from './data-dir-lock';
 import { applyMigrations } from './migrate';
 import { readMigrations } from './schema-engine';
+import { redactUrl } from '../redact';
 
 export { PrismaClient };
 export type * from './__generated__/prisma/client';
@@ -52,12 +53,6 @@ async function migrationsUpToDate(prisma: PrismaClient): Promise<boolean> {
   }
 }
 
-function redact(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  return parsed.toString();
-}
-
 /** Opens PGlite (default) or PostgreSQL (databaseUrl) and applies pending migrations. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
@@ -68,7 +63,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     adapterFactory = new PrismaPg({ connectionString: options.databaseUrl });
     closeStore = async () => {};
     kind = 'postgres';
-    location = redact(options.databaseUrl);
+    location = redactUrl(options.databaseUrl);
   } else if (options.dataDir === MEMORY) {
     const pglite = await PGlite.create();
     adapterFactory = new PrismaPGlite(pglite);

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Logger } from '../logger';
+import { redactUrl } from '../redact';
 import type { SourceDocument } from './sources';
 
 export interface PollerOptions {
@@ -44,12 +45,12 @@ export function startPoller(options: PollerOptions): Poller {
     const fetchedAt = new Date();
     try {
       const body = await fetchDocument(options, controller.signal);
-      await options.ingest({ name: `${options.url}@${fetchedAt.toISOString()}`, fetchedAt, body });
+      await options.ingest({ name: `${redactUrl(options.url)}@${fetchedAt.toISOString()}`, fetchedAt, body });
       failures = 0;
     } catch (error) {
       if (controller.signal.aborted) return;
       failures++;
-      options.logger.warn({ err: error, failures, feed: options.url }, 'feed poll failed');
+      options.logger.warn({ err: error, failures, feed: redactUrl(options.url) }, 'feed poll failed');
     }
     if (controller.signal.aborted) return;
     const delay = failures ? Math.min(maxBackoff, options.intervalMs * 2 ** failures) : options.intervalMs;

@@ -8,7 +8,7 @@ import { ingestDocuments } from '../../src/ingest/ingest';
 import { seedReferenceData } from '../../src/ingest/seed';
 import { readSources } from '../../src/ingest/sources';
 import { createLocalBus, type EventBus } from '../../src/events/bus';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { openTestDatabase } from './database';
 
 /** Admin key of every test app (Authorization: Bearer ADMIN_KEY on admin mutations). */
@@ -39,6 +39,8 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Use this database instead of opening one (it is not closed by close()). */
   db?: Database;
+  /** The app's logger (default: silent unless env sets LOG_LEVEL). */
+  logger?: Logger;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // REST results are not cached in tests unless a test asks (REST_CACHE_MS), so ingests without a bus show at once.
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_KEY: TEST_ADMIN_KEY, DATA_DIR: 'memory://', REST_CACHE_MS: '0', ...options.env });
   const bus = createLocalBus();
-  const app = createApp({ config, db, bus, logger: createLogger(config), ...(options.now && { now: options.now }) });
+  const app = createApp({ config, db, bus, logger: options.logger ?? createLogger(config), ...(options.now && { now: options.now }) });
   await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
   const { port } = app.httpServer.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
