@@ -42,11 +42,11 @@ async function main() {
   const db = await openDatabase({ dataDir: MEMORY, databaseUrl: process.env.DATABASE_URL || undefined });
   await seedReferenceData(db.prisma);
   await ingestDocuments(readSources(FEED), { db });
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: MEMORY });
-  const bus = createLocalBus();
   // a budget no benchmark reaches: the rate limiter still runs on every request
-  const unlimited = { starter: 1e9, pro: 1e9, elite: 1e9 };
-  const app = createApp({ config, db, bus, logger: createLogger(config), rateLimits: unlimited, now: () => new Date(`${DAY}T18:00:00Z`) });
+  const unlimited = { RATE_LIMIT_STARTER: '1000000', RATE_LIMIT_PRO: '1000000', RATE_LIMIT_ELITE: '1000000' };
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: MEMORY, ...unlimited });
+  const bus = createLocalBus();
+  const app = createApp({ config, db, bus, logger: createLogger(config), now: () => new Date(`${DAY}T18:00:00Z`) });
   const port = await listen(app.httpServer);
   const { key } = await createKey(db.prisma, { plan: 'elite' });
   const headers = { authorization: `Bearer ${key}` };

@@ -1,13 +1,15 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
+import type Redis from 'ioredis';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind } from 'graphql';
 import { pinoHttp } from 'pino-http';
 import { createRateLimiter } from './auth/rate-limit';
-import type { Plan } from './auth/viewer';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createKeyLookup } from './db/key-store';
@@ -35,14 +37,28 @@ export interface AppDeps {
   logger: Logger;
   /** Clock, for tests (default: the real one). */
   now?: () => Date;
-  /** Requests per minute by plan (default RATE_LIMITS); benchmarks raise them. */
-  rateLimits?: Readonly<Record<Plan, number>>;
+  /** Redis client for rate-limit counters shared by every API process (REDIS_URL); absent: per process. */
+  rateLimitStore?: Redis;
 }
 
 export interface App {
   httpServer: http.Server;
   /** Stops live transports and timers; does not close the database or the bus (main.ts owns them). */
   close(): Promise<void>;
+}
+
+/** The request id of the request being served (Apollo's formatError has no request of its own). */
+const requestIds = new AsyncLocalStorage<string>();
+
+/** A client's X-Request-Id when it is a sane token, else a fresh UUID. */
+function requestIdOf(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value && /^[\w.:-]{1,128}$/.test(value) ? value : randomUUID();
+}
+
+/** The masked 500: what failed stays in the logs under the request id the client is given. */
+function internalError(requestId: string): AppError {
+  return new AppError('INTERNAL', `${ERRORS.INTERNAL.message} (request id ${requestId})`);
 }
 
 /** Path prefix of the REST routes. */
@@ -54,7 +70,7 @@ type AuthedRequest = Request & { auth?: Auth };
 export function createApp(deps: AppDeps): App {
   const now = deps.now ?? (() => new Date());
   const schema = buildSchema();
-  const rateLimiter = createRateLimiter(deps.rateLimits);
+  const rateLimiter = createRateLimiter({ limits: deps.config.rateLimits, redis: deps.rateLimitStore });
   const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone });
 
   const app = express();
@@ -63,12 +79,20 @@ export function createApp(deps: AppDeps): App {
   app.use(
     pinoHttp({
       logger: deps.logger,
+      genReqId: (req, res) => {
+        const id = requestIdOf(req.headers['x-request-id']);
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
       // Headers are redacted by the logger; a key a client put in the query string is masked here
       // (the parsed query would repeat it, and the URL already shows it).
       serializers: { req: (req: { url: string; query?: unknown }) => Object.assign(req, { url: redactUrl(req.url), query: undefined }) },
     }),
   );
+
+  // Every step of a request, Apollo's formatError included, can name its request id.
+  app.use((req, _res, next) => requestIds.run(String(req.id), next));
 
   app.get('/healthz', (_req, res) => {
     res.json({ success: true, data: { status: 'ok', database: deps.db.kind } });
@@ -78,21 +102,33 @@ export function createApp(deps: AppDeps): App {
     res.type('application/json').send(openapi);
   });
 
+  // How each surface answers a refusal: REST in the spec's envelope, /graphql in GraphQL's errors[].
+  const sendRest = (res: Response, error: AppError) => res.status(error.status).json(errorBody(error));
+  const sendGraphQL = (res: Response, error: AppError) =>
+    res.status(error.status).json({ errors: [{ message: error.message, extensions: { code: ERRORS[error.code].graphql } }] });
+
+  /** Transport errors (body parser: 400, 413) as themselves, anything else as a masked 500 whose request id is in the logs. */
+  const handleErrors = (send: typeof sendRest) => (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status = (error as { status?: number }).status;
+    if (status === 413) return send(res, new AppError('PAYLOAD_TOO_LARGE'));
+    if (status && status >= 400 && status < 500) return send(res, new AppError('MALFORMED_REQUEST', `${ERRORS.MALFORMED_REQUEST.message}: ${(error as Error).message}`));
+    req.log.error({ err: error }, 'request failed');
+    return send(res, internalError(String(req.id)));
+  };
+
   // Authentication then rate limiting, for REST and GraphQL alike. Bad credentials are not refused
   // here: REST answers 401/403 in its envelope, GraphQL per field (admin fields need another key).
-  const authenticateRequest = async (req: AuthedRequest, res: Response, next: NextFunction) => {
+  // API keys draw on their plan's budget, the admin key on its own.
+  const authenticateRequest = (send: typeof sendRest) => async (req: AuthedRequest, res: Response, next: NextFunction) => {
     try {
       req.auth = await authenticate({ db: deps.db, adminKey: deps.config.adminKey }, req.headers.authorization, now());
-      if (req.auth.kind === 'viewer') {
-        const decision = await rateLimiter.consume(req.auth.viewer);
+      const counted = req.auth.kind === 'viewer' ? { bucket: req.auth.viewer.plan, id: req.auth.viewer.keyId } : req.auth.kind === 'admin' ? { bucket: 'admin' as const, id: 'admin' } : undefined;
+      if (counted) {
+        const decision = await rateLimiter.consume(counted.bucket, counted.id);
         res.set(decision.headers);
         if (!decision.allowed) {
-          const error = new AppError('RATE_LIMITED', `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute on the ${req.auth.viewer.plan} plan, retry in ${decision.headers['Retry-After']} s`);
-          if (req.path.startsWith('/graphql')) {
-            res.status(429).json({ errors: [{ message: error.message, extensions: { code: ERRORS.RATE_LIMITED.graphql } }] });
-          } else {
-            res.status(429).json(errorBody(error));
-          }
+          const who = counted.bucket === 'admin' ? 'for the admin key' : `on the ${counted.bucket} plan`;
+          send(res, new AppError('RATE_LIMITED', `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute ${who}, retry in ${decision.headers['Retry-After']} s`));
           return;
         }
       }
@@ -109,7 +145,7 @@ export function createApp(deps: AppDeps): App {
 
   app.use(
     REST_PREFIX,
-    authenticateRequest,
+    authenticateRequest(sendRest),
     createRestRouter({
       schema,
       authOf,
@@ -129,9 +165,14 @@ export function createApp(deps: AppDeps): App {
       {
         async requestDidStart() {
           return {
-            async didResolveOperation({ document, operationName, request, contextValue }) {
+            async didResolveOperation({ document, operation, operationName, request, contextValue }) {
               const refusal = costRefusal(schema, document, { operationName, variables: request.variables, plan: contextValue.viewer?.plan });
               if (refusal) throw refusal;
+              // An audit line per admin operation: what was done, never the key that did it.
+              if (contextValue.auth.kind === 'admin' && operation) {
+                const fields = operation.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.name.value] : []));
+                deps.logger.info({ admin: true, operation: operation.operation, fields }, 'admin action');
+              }
             },
           };
         },
@@ -149,35 +190,32 @@ export function createApp(deps: AppDeps): App {
         return { ...formatted, extensions: { ...formatted.extensions, code: ERRORS.QUERY_TOO_COMPLEX.graphql } };
       }
       if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
-        deps.logger.error({ err: original }, 'GraphQL resolver failed');
-        return { message: ERRORS.INTERNAL.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+        const requestId = requestIds.getStore() ?? randomUUID();
+        deps.logger.error({ err: original, reqId: requestId }, 'GraphQL resolver failed');
+        return { message: internalError(requestId).message, locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } };
       }
-      return formatted;
+      // Validation and input errors keep their message and code; their stack stays here.
+      const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
     },
     logger: deps.logger,
+    includeStacktraceInErrorResponses: deps.config.debugErrors,
   });
   apollo.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
   app.use(
     '/graphql',
     express.json({ limit: '100kb' }),
-    authenticateRequest,
+    authenticateRequest(sendGraphQL),
     expressMiddleware(apollo, { context: async ({ req }) => contextFor(authOf(req)) }),
+    // Bad JSON and bodies over the limit answer in GraphQL's shape on /graphql.
+    handleErrors(sendGraphQL),
   );
 
   app.use((_req, res) => {
     res.status(404).json(errorBody(new AppError('ROUTE_NOT_FOUND')));
   });
-  // Malformed JSON bodies and anything unexpected: the same envelope, never an HTML page.
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status = (error as { status?: number }).status;
-    if (status && status >= 400 && status < 500) {
-      res.status(status).json(errorBody(new AppError('BAD_REQUEST', `invalid request: ${(error as Error).message}`)));
-      return;
-    }
-    req.log.error({ err: error }, 'request failed');
-    res.status(500).json(errorBody(new AppError('INTERNAL')));
-  });
-
+  // Malformed JSON, oversized bodies and anything unexpected: the same envelope, never an HTML page.
+  app.use(handleErrors(sendRest));
   const httpServer = http.createServer(app);
 
   // Live transports on the same server: graphql-ws takes the upgrades of /graphql, Socket.IO serves

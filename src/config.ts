@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_RATE_LIMITS, type RateBucket } from './auth/rate-limit';
 import { SECRET_VARIABLES } from './redact';
 
 /**
@@ -22,6 +23,10 @@ export interface Config {
   readonly simulatorSeed: number;
   readonly simulatorIntervalMs: number;
   readonly restCacheMs: number;
+  /** DEBUG_ERRORS: GraphQL errors carry stack traces (never in production use). */
+  readonly debugErrors: boolean;
+  /** Requests per minute per key, by plan, and for the admin key (RATE_LIMIT_*). */
+  readonly rateLimits: Readonly<Record<RateBucket, number>>;
 }
 
 
@@ -62,6 +67,11 @@ const schema = z.object({
   SIMULATOR_SEED: int(0, 2 ** 31 - 1).default(42),
   SIMULATOR_INTERVAL_MS: int(200, 600_000).default(5_000),
   REST_CACHE_MS: int(0, 60_000).default(1_000),
+  DEBUG_ERRORS: z.enum(['true', 'false', '1', '0']).default('false'),
+  RATE_LIMIT_STARTER: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.starter),
+  RATE_LIMIT_PRO: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.pro),
+  RATE_LIMIT_ELITE: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.elite),
+  RATE_LIMIT_ADMIN: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.admin),
 });
 
 export class ConfigError extends Error {}
@@ -98,5 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorSeed: e.SIMULATOR_SEED,
     simulatorIntervalMs: e.SIMULATOR_INTERVAL_MS,
     restCacheMs: e.REST_CACHE_MS,
+    debugErrors: e.DEBUG_ERRORS === 'true' || e.DEBUG_ERRORS === '1',
+    rateLimits: Object.freeze({ starter: e.RATE_LIMIT_STARTER, pro: e.RATE_LIMIT_PRO, elite: e.RATE_LIMIT_ELITE, admin: e.RATE_LIMIT_ADMIN }),
   });
 }

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import Redis from 'ioredis';
 import { createApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -20,7 +21,11 @@ export async function serve(options: { simulate: boolean }): Promise<void> {
   const bus = config.redisUrl
     ? await createRedisBus(config.redisUrl, (error) => logger.warn({ err: error }, 'redis bus error'))
     : createLocalBus();
-  const app = createApp({ config, db, bus, logger });
+  // Rate-limit counters shared by every API process; commands fail fast while Redis is down, and
+  // the limiter falls back to counting in this process.
+  const rateLimitStore = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  rateLimitStore?.on('error', (error) => logger.warn({ err: error }, 'redis rate-limit store error'));
+  const app = createApp({ config, db, bus, logger, rateLimitStore });
   app.httpServer.listen(config.port, config.host);
   await once(app.httpServer, 'listening');
   const address = app.httpServer.address();
@@ -39,6 +44,7 @@ export async function serve(options: { simulate: boolean }): Promise<void> {
     await app.close();
     await closed;
     await bus.close();
+    rateLimitStore?.disconnect();
     await db.close();
     logger.info('stopped');
     process.exit(0);

@@ -1,8 +1,15 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { RATE_LIMITS, type Plan, type Viewer } from './viewer';
+import type Redis from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Plan } from './viewer';
 
 /** Rate-limit window, seconds: the limits are requests per minute. */
 export const RATE_WINDOW_SECONDS = 60;
+
+/** Who is counted: an API key by its plan, or the admin key. */
+export type RateBucket = Plan | 'admin';
+
+/** Requests per minute by bucket, unless configured (RATE_LIMIT_STARTER, ... in the environment). */
+export const DEFAULT_RATE_LIMITS: Readonly<Record<RateBucket, number>> = { starter: 60, pro: 300, elite: 6000, admin: 120 };
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -10,22 +17,32 @@ export interface RateLimitDecision {
   headers: Record<string, string>;
 }
 
-/**
- * Per-key request limits by plan (RATE_LIMITS requests per minute, fixed window per key). Counters
- * live in this process: several API processes each allow the full rate (see README, Rate limits).
- */
-export function createRateLimiter(limits: Readonly<Record<Plan, number>> = RATE_LIMITS) {
-  const limiters = new Map<Plan, RateLimiterMemory>(
-    (Object.keys(limits) as Plan[]).map((plan) => [plan, new RateLimiterMemory({ points: limits[plan], duration: RATE_WINDOW_SECONDS, keyPrefix: plan })]),
-  );
+export interface RateLimiterOptions {
+  limits: Readonly<Record<RateBucket, number>>;
+  /**
+   * Shared counters: with a Redis client every API process draws on one budget per key. When Redis
+   * does not answer, an in-memory limiter of the same size takes over (each process then counts
+   * alone), so an outage degrades the limit and never fails a request.
+   */
+  redis?: Redis;
+}
+
+/** Per-key request limits (fixed one-minute window per key). */
+export function createRateLimiter(options: RateLimiterOptions) {
+  const make = (bucket: RateBucket): RateLimiterAbstract => {
+    const base = { points: options.limits[bucket], duration: RATE_WINDOW_SECONDS, keyPrefix: `odds:rate:${bucket}` };
+    if (!options.redis) return new RateLimiterMemory(base);
+    return new RateLimiterRedis({ ...base, storeClient: options.redis, insuranceLimiter: new RateLimiterMemory(base) });
+  };
+  const limiters = new Map((Object.keys(options.limits) as RateBucket[]).map((bucket) => [bucket, make(bucket)]));
   return {
-    /** Counts one request of `viewer`'s key; never throws for an exhausted budget. */
-    async consume(viewer: Viewer): Promise<RateLimitDecision> {
-      const limit = limits[viewer.plan];
+    /** Counts one request of `id` (a key id) in `bucket`; never throws for an exhausted budget. */
+    async consume(bucket: RateBucket, id: string): Promise<RateLimitDecision> {
+      const limit = options.limits[bucket];
       let res: RateLimiterRes;
       let allowed = true;
       try {
-        res = await limiters.get(viewer.plan)!.consume(viewer.keyId);
+        res = await limiters.get(bucket)!.consume(id);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         res = rejection;

@@ -64,5 +64,3 @@ export function requirePlan(viewer: Viewer, feature: GatedFeature, what: string)
   }
 }
 
-/** Requests per minute per API key, by plan (README: Rate limits). */
-export const RATE_LIMITS: Readonly<Record<Plan, number>> = { starter: 60, pro: 300, elite: 1200 };

@@ -18,9 +18,13 @@ export function loadTypeDefs(dir = SCHEMA_DIR): string[] {
   return files.map((f) => readFileSync(path.join(dir, f), 'utf8'));
 }
 
-/** Throws unless the request carries a valid API key (or the admin key, which may read too). */
+/**
+ * Throws unless the request carries a valid API key. The admin key administers and reads nothing:
+ * a leaked admin key must not be an unlimited data key (operators create an elite key to read).
+ */
 export function requireViewer(ctx: GraphQLContext): void {
   if (ctx.auth.kind === 'none') throw ctx.auth.error;
+  if (ctx.auth.kind === 'admin') throw new AppError('ADMIN_KEY_NOT_FOR_DATA');
 }
 
 /** Throws unless the request carries the admin key. */

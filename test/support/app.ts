@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createApp, type App } from '../../src/app';
+import { createApp, type App, type AppDeps } from '../../src/app';
 import type { Plan } from '../../src/auth/viewer';
 import { loadConfig, type Config } from '../../src/config';
 import type { Database } from '../../src/db/client';
@@ -41,6 +41,8 @@ export interface TestAppOptions {
   db?: Database;
   /** The app's logger (default: silent unless env sets LOG_LEVEL). */
   logger?: Logger;
+  /** Redis client for shared rate-limit counters. */
+  rateLimitStore?: AppDeps['rateLimitStore'];
 }
 
 /**
@@ -54,7 +56,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // REST results are not cached in tests unless a test asks (REST_CACHE_MS), so ingests without a bus show at once.
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_KEY: TEST_ADMIN_KEY, DATA_DIR: 'memory://', REST_CACHE_MS: '0', ...options.env });
   const bus = createLocalBus();
-  const app = createApp({ config, db, bus, logger: options.logger ?? createLogger(config), ...(options.now && { now: options.now }) });
+  const app = createApp({ config, db, bus, logger: options.logger ?? createLogger(config), rateLimitStore: options.rateLimitStore, ...(options.now && { now: options.now }) });
   await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
   const { port } = app.httpServer.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
