@@ -9,6 +9,11 @@ export interface OddsChangeEvent {
   games: number[];
   /** Quotes that moved, appeared or were withdrawn, per game, market and book. */
   markets: Array<{ gameId: number; marketType: string; bookId: number }>;
+  /**
+   * Events may have been lost (the Redis connection was down): treat everything as changed. Sent
+   * by each process to itself when its Redis subscription comes back.
+   */
+  missed?: boolean;
 }
 
 /**
@@ -64,9 +69,10 @@ export function createLocalBus(): EventBus {
  * process publishes. Local subscribers hear events through Redis too, so all processes see one order.
  */
 export async function createRedisBus(url: string, onError: (error: Error) => void = () => {}): Promise<EventBus> {
-  const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true };
-  const publisher = new Redis(url, options);
-  const subscriber = new Redis(url, options);
+  // No offline queue: while Redis is down a publish fails at once (and is delivered locally)
+  // instead of holding the ingest that awaits it.
+  const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const subscriber = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   publisher.on('error', onError);
   subscriber.on('error', onError);
   await Promise.all([publisher.connect(), subscriber.connect()]);
@@ -82,9 +88,26 @@ export async function createRedisBus(url: string, onError: (error: Error) => voi
       onError(error as Error);
     }
   });
+  // ioredis resubscribes on reconnect; whatever was published meanwhile never arrives, so this
+  // process assumes everything changed: caches drop, keys are verified again, live streams resync.
+  let lost = false;
+  subscriber.on('close', () => (lost = true));
+  subscriber.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    void local.publish('odds', { at: new Date().toISOString(), games: [], markets: [], missed: true });
+    void local.publish('keys', {});
+  });
   return {
     async publish(topic, event) {
-      await publisher.publish(CHANNELS[topic], JSON.stringify(event));
+      try {
+        await publisher.publish(CHANNELS[topic], JSON.stringify(event));
+      } catch (error) {
+        // Redis unreachable: the commit stands; this process's own subscribers still hear it, and
+        // the others catch up when their subscription returns (above).
+        onError(error as Error);
+        await local.publish(topic, event);
+      }
     },
     subscribe: local.subscribe,
     async close() {
