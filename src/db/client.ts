@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -53,6 +54,27 @@ async function migrationsUpToDate(prisma: PrismaClient): Promise<boolean> {
   }
 }
 
+/** Written in the data directory once its store has been created and migrated completely. */
+const READY_MARKER = 'pglite.ready';
+
+/**
+ * Opens the embedded store under `dir`. A store whose first set-up never completed (no READY_MARKER:
+ * the process was killed while PGlite created its files) and that no longer opens holds no data: it
+ * is moved aside, with a message, and created afresh instead of failing every command for good.
+ */
+async function openEmbeddedStore(dir: string): Promise<PGlite> {
+  const files = path.join(dir, 'pglite');
+  try {
+    return await PGlite.create(files);
+  } catch (error) {
+    if (fs.existsSync(path.join(dir, READY_MARKER)) || !fs.existsSync(files)) throw error;
+    const aside = `${files}.incomplete-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    fs.renameSync(files, aside);
+    process.stderr.write(`embedded store ${files}: its first set-up was interrupted and it does not open (${(error as Error).message}); moved to ${aside} and created afresh\n`);
+    return PGlite.create(files);
+  }
+}
+
 /** Opens PGlite (default) or PostgreSQL (databaseUrl) and applies pending migrations. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
@@ -75,7 +97,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const release = lockDataDir(dir, options.command ?? process.argv.slice(1).join(' '));
     let pglite: PGlite;
     try {
-      pglite = await PGlite.create(path.join(dir, 'pglite'));
+      pglite = await openEmbeddedStore(dir);
     } catch (error) {
       release();
       throw error;
@@ -91,6 +113,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const prisma = new PrismaClient({ adapter: adapterFactory });
   try {
     if (options.migrate !== false && !(await migrationsUpToDate(prisma))) await applyMigrations(adapterFactory);
+    if (kind === 'pglite' && location !== MEMORY) fs.writeFileSync(path.join(location, READY_MARKER), new Date().toISOString());
   } catch (error) {
     await prisma.$disconnect();
     await closeStore();
