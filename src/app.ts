@@ -13,7 +13,7 @@ import { createRateLimiter } from './auth/rate-limit';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createKeyLookup } from './db/key-store';
-import { AppError, ERRORS } from './errors';
+import { AppError, ERRORS, isDatabaseUnavailable } from './errors';
 import { authenticate, createContext, type Auth, type GraphQLContext } from './graphql/context';
 import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from './graphql/limits';
 import { buildSchema } from './graphql/schema';
@@ -112,6 +112,7 @@ export function createApp(deps: AppDeps): App {
     const status = (error as { status?: number }).status;
     if (status === 413) return send(res, new AppError('PAYLOAD_TOO_LARGE'));
     if (status && status >= 400 && status < 500) return send(res, new AppError('MALFORMED_REQUEST', `${ERRORS.MALFORMED_REQUEST.message}: ${(error as Error).message}`));
+    if (isDatabaseUnavailable(error)) return send(res.set('Retry-After', '1'), new AppError('UNAVAILABLE'));
     req.log.error({ err: error }, 'request failed');
     return send(res, internalError(String(req.id)));
   };
@@ -188,6 +189,9 @@ export function createApp(deps: AppDeps): App {
       const cause = error instanceof GraphQLError ? error.originalError : undefined;
       if (cause instanceof GraphQLError && cause.extensions.code === ERRORS.QUERY_TOO_COMPLEX.graphql) {
         return { ...formatted, extensions: { ...formatted.extensions, code: ERRORS.QUERY_TOO_COMPLEX.graphql } };
+      }
+      if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(original)) {
+        return { message: ERRORS.UNAVAILABLE.message, locations: formatted.locations, path: formatted.path, extensions: { code: ERRORS.UNAVAILABLE.graphql } };
       }
       if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
         const requestId = requestIds.getStore() ?? randomUUID();

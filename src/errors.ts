@@ -17,7 +17,7 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, graphql: 'BAD_REQUEST', message: 'method not allowed' },
   QUERY_TOO_COMPLEX: { status: 400, graphql: 'QUERY_TOO_COMPLEX', message: 'query exceeds the depth or cost limit' },
   RATE_LIMITED: { status: 429, graphql: 'RATE_LIMITED', message: 'Too many requests: rate limit exceeded' },
-  UNAVAILABLE: { status: 503, graphql: 'UNAVAILABLE', message: 'service unavailable' },
+  UNAVAILABLE: { status: 503, graphql: 'UNAVAILABLE', message: 'service unavailable: the database is not reachable, retry shortly' },
   INTERNAL: { status: 500, graphql: 'INTERNAL_SERVER_ERROR', message: 'internal error' },
 } as const;
 
@@ -47,4 +47,23 @@ export function codeFromGraphQL(extensionCode: unknown, message?: string): Error
   if (entry) return entry[0] as ErrorCode;
   if (extensionCode === 'GRAPHQL_VALIDATION_FAILED' || extensionCode === 'GRAPHQL_PARSE_FAILED') return 'BAD_REQUEST';
   return 'INTERNAL';
+}
+
+/** Node socket errors, PostgreSQL SQLSTATEs and Prisma codes that mean "the database is not reachable now". */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', 'P1001', 'P1002', 'P1017', 'P2024']);
+const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+const UNREACHABLE_MESSAGE = /Connection terminated|ECONNREFUSED|ECONNRESET|terminating connection due to administrator command|the database system is (starting up|shutting down)|Can't reach database server|Server has closed the connection/i;
+
+/**
+ * True when `error`, or any error it wraps (`cause`, driver-adapter `cause.kind`), says the database
+ * cannot be reached right now: a restart or an outage, not a bug. Transports answer 503 for it.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 6) return false;
+  const e = error as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; originalError?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (UNREACHABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+  if (typeof e.kind === 'string' && UNREACHABLE_KINDS.has(e.kind)) return true;
+  if (typeof e.message === 'string' && UNREACHABLE_MESSAGE.test(e.message)) return true;
+  const nested = [e.cause, e.originalError, ...(Array.isArray(e.errors) ? e.errors : [])];
+  return nested.some((inner) => isDatabaseUnavailable(inner, depth + 1));
 }

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { execute, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { AppError, ERRORS } from '../errors';
+import { AppError, ERRORS, isDatabaseUnavailable } from '../errors';
 import type { Auth, GraphQLContext } from '../graphql/context';
 import { errorBody } from './envelope';
 import { loadOperations } from '../graphql/operations';
@@ -25,6 +25,7 @@ export interface RestDeps {
 export function appErrorOf(error: GraphQLError): AppError {
   const original = error.originalError;
   if (original instanceof AppError) return original;
+  if (isDatabaseUnavailable(original)) return new AppError('UNAVAILABLE');
   if (original && original.name !== 'GraphQLError') return new AppError('INTERNAL');
   // Coercion of a variable or argument (e.g. a Date scalar) is the client's mistake.
   return new AppError('BAD_REQUEST', error.message);
@@ -95,6 +96,7 @@ export function createRestRouter(deps: RestDeps): Router {
         return res.type('application/json').send(outcome.body);
       } catch (error) {
         if (error instanceof AppError) return fail(error);
+        if (isDatabaseUnavailable(error)) return fail(new AppError('UNAVAILABLE'));
         deps.onError(error, req);
         return fail(new AppError('INTERNAL', ERRORS.INTERNAL.message));
       }
