@@ -1,6 +1,6 @@
 /**
  * Static reference data: leagues, teams, sportsbooks and season windows. Pure data plus tiny typed
- * look-ups, no I/O. Values follow the upstream scoreboard feed (see /work/shared/feeds/README.md) where
+ * look-ups, no I/O. Values follow the upstream scoreboard feed (real captures in test/fixtures/feeds/) where
  * the real samples show them; the rest is documented at each choice.
  *
  * Everything here is time-zone independent: season windows are local calendar dates of the league
