@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command } from 'commander';
 import { ConfigError } from '../config';
 import { DataDirLockedError } from '../db/data-dir-lock';
@@ -7,9 +9,13 @@ import { registerKeyCommands } from './keys';
 import { registerServiceCommands } from './service';
 import { registerSimulateCommand } from './simulate';
 
+/** The package version (package.json beside src/ and dist/ alike). */
+const VERSION = (JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
 export function buildProgram(): Command {
   const program = new Command('odds')
     .description('Basketball odds data service: REST and GraphQL API, live pushes, feed ingest.\nEvery command reads the environment variables listed in the README (DATA_DIR, DATABASE_URL, ...).')
+    .version(VERSION, '-V, --version', 'print the version')
     .showHelpAfterError()
     .exitOverride();
   registerServiceCommands(program);
@@ -26,8 +32,10 @@ export function main(argv: string[]): void {
     .parseAsync(argv)
     .catch((error: unknown) => {
       const e = error as { code?: string; exitCode?: number; message?: string };
+      // Commander has printed its message. Help and --version succeed; every other usage error
+      // (unknown command, missing or invalid option) exits 2, as documented.
       if (e.code?.startsWith('commander.')) {
-        process.exitCode = e.exitCode ?? 2;
+        process.exitCode = e.exitCode === 0 ? 0 : 2;
         return;
       }
       if (error instanceof ConfigError || error instanceof DataDirLockedError) {

@@ -10,14 +10,15 @@ export function registerKeyCommands(program: Command): void {
   keys
     .command('create')
     .description('create an API key (printed once; only its hash is stored)')
-    .addOption(planOption().makeOptionMandatory())
+    .addOption(planOption('the plan of the new account; with --account, the account moves to it (required without --account)'))
     .option('--expires-at <time>', 'subscription end (ISO 8601); the key stops working after it', isoDate)
     .option('--name <name>', 'a label for the key')
     .option('--account <id>', 'add the key to an existing account instead of creating one')
     .option('--json', 'print {"id","key","account_id","plan","expires_at"} as JSON')
-    .action(async (options: { plan: Plan; expiresAt?: Date; name?: string; account?: string; json?: boolean }) => {
+    .action(async (options: { plan?: Plan; expiresAt?: Date; name?: string; account?: string; json?: boolean }, command: Command) => {
+      if (!options.plan && !options.account) command.error("error: required option '--plan <plan>' not specified (or give --account <id> to use that account's plan)", { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
       await withDatabase('odds keys create', async (db) => {
-        const created = await createKey(db.prisma, { plan: options.plan, expiresAt: options.expiresAt ?? null, name: options.name, accountId: options.account });
+        const created = await createKey(db.prisma, { plan: options.plan, expiresAt: options.expiresAt, name: options.name, accountId: options.account });
         if (options.json) {
           const { id, key, account_id, plan, expires_at } = created;
           process.stdout.write(`${JSON.stringify({ id, key, account_id, plan, expires_at })}\n`);

@@ -13,4 +13,4 @@ export function integer(value: string): number {
   return Number(value);
 }
 
-export const planOption = () => new Option('--plan <plan>', 'subscription plan').choices(['starter', 'pro', 'elite']);
+export const planOption = (description = 'subscription plan') => new Option('--plan <plan>', description).choices(['starter', 'pro', 'elite']);

@@ -43,10 +43,18 @@ export async function createKey(
   prisma: PrismaClient,
   input: { accountId?: string | undefined; plan?: Plan | undefined; expiresAt?: Date | null | undefined; name?: string | null | undefined },
 ): Promise<CreatedKey> {
-  const account = input.accountId
+  let account = input.accountId
     ? await prisma.account.findUnique({ where: { id: input.accountId } })
     : await createAccount(prisma, { name: input.name ?? 'default', plan: input.plan ?? 'starter', subscriptionEndsAt: input.expiresAt ?? null });
   if (!account) throw new Error(`account ${input.accountId} not found`);
+  // The plan and the subscription end belong to the account: asked for with an existing account,
+  // they move the account (and so every key of it).
+  if (input.accountId && ((input.plan && input.plan !== account.plan) || input.expiresAt !== undefined)) {
+    account = await prisma.account.update({
+      where: { id: account.id },
+      data: { ...(input.plan && { plan: input.plan }), ...(input.expiresAt !== undefined && { subscriptionEndsAt: input.expiresAt }) },
+    });
+  }
   const generated = generateApiKey();
   await prisma.apiKey.create({
     data: { id: generated.id, accountId: account.id, name: input.name ?? null, hash: generated.hash, prefix: generated.prefix },

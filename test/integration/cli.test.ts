@@ -58,10 +58,30 @@ describe('odds keys', () => {
     expect(after[0].revoked_at).not.toBeNull();
   });
 
-  test('when the plan is not one of the three, then the command fails with usage help and exit code 2', async () => {
-    const { code, stderr } = await odds(['keys', 'create', '--plan', 'gold'], env());
-    expect(code).not.toBe(0);
-    expect(stderr).toMatch(/gold.*(starter|choices)/s);
+  test.each([
+    [['keys', 'create', '--plan', 'platinum'], /platinum.*(starter|choices)/s],
+    [['keys', 'create'], /--plan/],
+    [['no-such-command'], /unknown command 'no-such-command'/],
+    [['keys', 'create', '--plan', 'pro', '--no-such-option'], /unknown option/],
+  ])('when the usage is wrong (odds %j), then the command says why and exits 2', async (args, message) => {
+    const { code, stderr } = await odds(args, env());
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  test('when asked for --version, then it prints the package version and exits 0', async () => {
+    const { code, stdout } = await odds(['--version'], env());
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).version);
+  });
+
+  test('when a key is created for an existing account with --plan, then the account moves to that plan', async () => {
+    const first = JSON.parse((await odds(['keys', 'create', '--plan', 'starter', '--json'], env())).stdout);
+    const second = await odds(['keys', 'create', '--account', first.account_id, '--plan', 'elite', '--json'], env());
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ account_id: first.account_id, plan: 'elite' });
+    const third = await odds(['keys', 'create', '--account', first.account_id, '--json'], env());
+    expect(JSON.parse(third.stdout)).toMatchObject({ account_id: first.account_id, plan: 'elite' });
   });
 
   test('when an unknown key is revoked, then it says so and exits non-zero', async () => {

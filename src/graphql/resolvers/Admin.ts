@@ -17,7 +17,7 @@ export const Mutation: MutationResolvers = {
       const key = await createKey(ctx.db.prisma, {
         accountId: args.account_id ?? undefined,
         plan: args.plan ?? undefined,
-        expiresAt: args.expires_at ?? null,
+        expiresAt: args.expires_at,
         name: args.name ?? null,
       });
       return { ...key, expires_at: key.expires_at ? new Date(key.expires_at) : null };
