@@ -12,6 +12,7 @@ import { pinoHttp } from 'pino-http';
 import { createRateLimiter } from './auth/rate-limit';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { probeDatabase } from './db/health';
 import { createKeyLookup } from './db/key-store';
 import { AppError, ERRORS, isDatabaseUnavailable } from './errors';
 import { authenticate, createContext, type Auth, type GraphQLContext } from './graphql/context';
@@ -23,6 +24,7 @@ import { attachSocketIo } from './transports/socket-io';
 import { createLiveFeed } from './events/live-feed';
 import { createKeyWatch } from './auth/live-key';
 import type { Logger } from './logger';
+import { createMetrics, type Metrics } from './metrics';
 import { redactUrl } from './redact';
 import { errorBody } from './rest/envelope';
 import { buildOpenApi } from './rest/openapi';
@@ -43,6 +45,8 @@ export interface AppDeps {
 
 export interface App {
   httpServer: http.Server;
+  /** The app's Prometheus registry and metrics (served at /metrics). */
+  metrics: Metrics;
   /** Stops live transports and timers; does not close the database or the bus (main.ts owns them). */
   close(): Promise<void>;
 }
@@ -61,6 +65,13 @@ function internalError(requestId: string): AppError {
   return new AppError('INTERNAL', `${ERRORS.INTERNAL.message} (request id ${requestId})`);
 }
 
+/** `promise`, or a rejection after `ms`. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** Path prefix of the REST routes. */
 export const REST_PREFIX = '/api/v1/nba/odds';
 
@@ -70,6 +81,7 @@ type AuthedRequest = Request & { auth?: Auth };
 export function createApp(deps: AppDeps): App {
   const now = deps.now ?? (() => new Date());
   const schema = buildSchema();
+  const metrics = createMetrics();
   const rateLimiter = createRateLimiter({ limits: deps.config.rateLimits, redis: deps.rateLimitStore });
   const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone });
 
@@ -94,8 +106,41 @@ export function createApp(deps: AppDeps): App {
   // Every step of a request, Apollo's formatError included, can name its request id.
   app.use((req, _res, next) => requestIds.run(String(req.id), next));
 
+  // Request rate and latency per route (the route pattern, not the URL, so labels stay few).
+  app.use((req, res, next) => {
+    const end = metrics.httpDuration.startTimer();
+    res.once('finish', () => {
+      const route = req.route ? `${req.baseUrl}${req.route.path as string}` : req.baseUrl || 'unmatched';
+      end({ method: req.method, route });
+      metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  });
+
+  // Liveness: the process answers. Touches nothing, so a slow database never gets it restarted.
   app.get('/healthz', (_req, res) => {
-    res.json({ success: true, data: { status: 'ok', database: deps.db.kind } });
+    res.json({ success: true, data: { status: 'ok' } });
+  });
+  // Readiness: the database answers (and Redis, when configured); reports how fresh the data is.
+  app.get('/readyz', async (_req, res) => {
+    const [database, redis] = await Promise.allSettled([
+      probeDatabase(deps.db.prisma),
+      deps.rateLimitStore ? withTimeout(deps.rateLimitStore.ping(), 1000) : Promise.resolve('not configured'),
+    ]);
+    const ready = database.status === 'fulfilled' && redis.status === 'fulfilled';
+    const latest = database.status === 'fulfilled' ? database.value.latestPriceAt : null;
+    res.status(ready ? 200 : 503).json({
+      success: ready,
+      data: {
+        status: ready ? 'ready' : 'not ready',
+        database: { kind: deps.db.kind, ok: database.status === 'fulfilled' },
+        redis: deps.rateLimitStore ? { ok: redis.status === 'fulfilled' } : { ok: true, configured: false },
+        feed: { latest_price_at: latest?.toISOString() ?? null, age_seconds: latest ? Math.round((now().getTime() - latest.getTime()) / 1000) : null },
+      },
+    });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   const openapi = JSON.stringify(buildOpenApi(schema));
   app.get('/api/v1/openapi.json', (_req, res) => {
@@ -233,6 +278,7 @@ export function createApp(deps: AppDeps): App {
   const socketIo = attachSocketIo({ ...live, onError: (err) => deps.logger.error({ err }, 'live push failed') });
   return {
     httpServer,
+    metrics,
     async close() {
       stopCacheClearing();
       await socketIo.close();

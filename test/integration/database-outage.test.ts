@@ -45,6 +45,10 @@ describeWithServer('PostgreSQL restart', () => {
     const gql = await t.graphql('{ games(limit: 1) { total } }', {}, key);
     expect(gql.status).toBe(503);
     expect(gql.body.errors[0].extensions.code).toBe('UNAVAILABLE');
+    const ready = await t.get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body.data.database.ok).toBe(false);
+    expect((await t.get('/healthz')).status).toBe(200);
     server.start();
     const before = statuses.length;
     await waitFor('200 again after the restart', () => statuses.slice(before).includes(200), 30_000);
