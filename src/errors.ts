@@ -12,6 +12,8 @@ export const ERRORS = {
   GAME_NOT_FOUND: { status: 404, graphql: 'NOT_FOUND', message: 'game not found' },
   ROUTE_NOT_FOUND: { status: 404, graphql: 'NOT_FOUND', message: 'route not found' },
   METHOD_NOT_ALLOWED: { status: 405, graphql: 'BAD_REQUEST', message: 'method not allowed' },
+  REQUEST_TIMEOUT: { status: 408, graphql: 'BAD_REQUEST', message: 'request timeout: the request did not arrive in time' },
+  HEADERS_TOO_LARGE: { status: 431, graphql: 'BAD_REQUEST', message: 'request header fields too large: the URL and headers must stay under 16 kB' },
   QUERY_TOO_COMPLEX: { status: 400, graphql: 'QUERY_TOO_COMPLEX', message: 'query exceeds the depth or cost limit' },
   RATE_LIMITED: { status: 429, graphql: 'RATE_LIMITED', message: 'Too many requests: rate limit exceeded' },
   UNAVAILABLE: { status: 503, graphql: 'UNAVAILABLE', message: 'service unavailable' },

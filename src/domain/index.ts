@@ -10,3 +10,4 @@ export * from './stale';
 export { roundTo } from './rounding';
 export { normalCdf } from './normal';
 export * from './local-day';
+export * from './vocabulary';
