@@ -30,6 +30,7 @@ import { errorBody } from './rest/envelope';
 import { buildOpenApi } from './rest/openapi';
 import { createResultCache } from './rest/result-cache';
 import { createRestRouter } from './rest/router';
+import { answerClientError } from './rest/transport-errors';
 
 /** What the app is built from; main.ts and tests provide them. */
 export interface AppDeps {
@@ -266,6 +267,7 @@ export function createApp(deps: AppDeps): App {
   // Malformed JSON, oversized bodies and anything unexpected: the same envelope, never an HTML page.
   app.use(handleErrors(sendRest));
   const httpServer = http.createServer(app);
+  httpServer.on('clientError', answerClientError);
 
   // Live transports on the same server: graphql-ws takes the upgrades of /graphql, Socket.IO serves
   // /live-odds. Both run Subscription.liveOdds off one feed per process (fed by the bus: in-process

@@ -15,6 +15,8 @@ export const ERRORS = {
   MALFORMED_REQUEST: { status: 400, graphql: 'BAD_REQUEST', message: 'invalid request' },
   PAYLOAD_TOO_LARGE: { status: 413, graphql: 'PAYLOAD_TOO_LARGE', message: 'request body too large: the limit is 100 kB' },
   METHOD_NOT_ALLOWED: { status: 405, graphql: 'BAD_REQUEST', message: 'method not allowed' },
+  REQUEST_TIMEOUT: { status: 408, graphql: 'BAD_REQUEST', message: 'request timeout: the request did not arrive in time' },
+  HEADERS_TOO_LARGE: { status: 431, graphql: 'BAD_REQUEST', message: 'request header fields too large: the URL and headers must stay under 16 kB' },
   QUERY_TOO_COMPLEX: { status: 400, graphql: 'QUERY_TOO_COMPLEX', message: 'query exceeds the depth or cost limit' },
   RATE_LIMITED: { status: 429, graphql: 'RATE_LIMITED', message: 'Too many requests: rate limit exceeded' },
   UNAVAILABLE: { status: 503, graphql: 'UNAVAILABLE', message: 'service unavailable: the database is not reachable, retry shortly' },

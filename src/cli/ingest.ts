@@ -1,8 +1,16 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { ingestDocuments } from '../ingest/ingest';
-import { listFeedFiles, readSources } from '../ingest/sources';
+import type { IngestSummary } from '../ingest/ingest';
+import { DamagedFileError, listFeedFiles, readSources } from '../ingest/sources';
 import { withDatabase } from './database';
+
+/** What a run stopped by a damaged file left stored. */
+function committed(summary: IngestSummary | undefined): string {
+  const stored = (summary?.documents ?? 0) - (summary?.rejected ?? 0);
+  const rejected = summary?.rejected ? ` (${summary.rejected} more rejected)` : '';
+  return stored > 0 ? `${stored} documents before it were ingested${rejected}` : `nothing was ingested${rejected}`;
+}
 
 export function registerIngestCommand(program: Command): void {
   program
@@ -20,6 +28,7 @@ export function registerIngestCommand(program: Command): void {
         bar?.start(files, 0, { documents: 0, rejected: 0 });
         const seenFiles = new Set<string>();
         let filesDone = 0;
+        let sofar: IngestSummary | undefined;
         const summary = await ingestDocuments(readSources(target), {
           db,
           onRejected: (_name, message) => {
@@ -28,11 +37,17 @@ export function registerIngestCommand(program: Command): void {
             bar?.start(files, filesDone, {});
           },
           onDocument: (s, name) => {
+            sofar = s;
             // Series lines are named file:line; a new file name means the previous file is done.
             seenFiles.add(name.replace(/:\d+$/, ''));
             filesDone = seenFiles.size - 1;
             bar?.update(filesDone, { documents: s.documents, rejected: s.rejected });
           },
+        }).catch((error: unknown) => {
+          bar?.stop();
+          // Each document is its own transaction: those before the damage are stored and stay.
+          if (error instanceof DamagedFileError) throw new Error(`${error.message}; ${committed(sofar)}`);
+          throw error;
         });
         bar?.update(files);
         bar?.stop();

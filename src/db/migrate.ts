@@ -17,7 +17,8 @@ export async function applyMigrations(
 ): Promise<string[]> {
   const repaired = await repairInterruptedFirstMigration(adapterFactory, readMigrations(dir)[0]);
   if (repaired) onRepair(`migration ${repaired} was interrupted before it finished (process killed?): its partial tables were dropped and it is applied again`);
-  const engine = await openSchemaEngine(readSchema(), adapterFactory);
+  const connections = trackConnections(adapterFactory);
+  const engine = await openSchemaEngine(readSchema(), connections.factory);
   try {
     const { appliedMigrationNames } = await engine.applyMigrations({
       migrationsList: migrationList(dir),
@@ -26,6 +27,7 @@ export async function applyMigrations(
     return appliedMigrationNames;
   } finally {
     engine.free();
+    await connections.dispose();
   }
 }
 
@@ -76,4 +78,29 @@ async function repairInterruptedFirstMigration(adapterFactory: SqlMigrationAware
   } finally {
     await adapter.dispose();
   }
+}
+
+/**
+ * The factory as the schema engine sees it, remembering every connection it opens. Freeing the
+ * engine does not dispose them: with PostgreSQL each is a pg Pool whose idle socket kept the process
+ * (a test worker, a CLI command) alive for another 10 s after the database was closed.
+ */
+function trackConnections(factory: SqlMigrationAwareDriverAdapterFactory) {
+  const opened: Array<{ dispose(): Promise<void> }> = [];
+  const track = <T extends { dispose(): Promise<void> }>(adapter: T): T => {
+    opened.push(adapter);
+    return adapter;
+  };
+  const tracked: SqlMigrationAwareDriverAdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => track(await factory.connect()),
+    connectToShadowDb: async () => track(await factory.connectToShadowDb()),
+  };
+  return {
+    factory: tracked,
+    dispose: async () => {
+      await Promise.allSettled(opened.splice(0).map((adapter) => adapter.dispose()));
+    },
+  };
 }

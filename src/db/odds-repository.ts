@@ -75,6 +75,15 @@ export function publicBettingByGameIds(prisma: PrismaClient, gameIds: readonly n
   return prisma.publicBetting.findMany({ where: { gameId: { in: [...gameIds] } }, orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }] });
 }
 
+/**
+ * `text` as a literal inside a LIKE pattern. Prisma turns a case-insensitive `startsWith` or `equals`
+ * into ILIKE without escaping, so `%` would match everything and a trailing `\` is a PostgreSQL error;
+ * backslash is PostgreSQL's default LIKE escape character.
+ */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** Teams ordered by id; conference and division match case-insensitively by prefix ('east' finds EASTERN). */
 export function findTeams(
   prisma: PrismaClient,
@@ -83,8 +92,8 @@ export function findTeams(
   const where: Prisma.TeamWhereInput = {};
   if (filter.leagueId !== undefined) where.leagueId = filter.leagueId;
   if (filter.teamIds) where.id = { in: [...filter.teamIds] };
-  if (filter.conference !== undefined) where.conferenceType = { startsWith: filter.conference, mode: 'insensitive' };
-  if (filter.division !== undefined) where.divisionType = { startsWith: filter.division, mode: 'insensitive' };
+  if (filter.conference !== undefined) where.conferenceType = { startsWith: likeLiteral(filter.conference), mode: 'insensitive' };
+  if (filter.division !== undefined) where.divisionType = { startsWith: likeLiteral(filter.division), mode: 'insensitive' };
   return prisma.team.findMany({ where, orderBy: { id: 'asc' } });
 }
 
@@ -95,7 +104,7 @@ export function findLeagues(
 ): Promise<League[]> {
   const where: Prisma.LeagueWhereInput = {};
   if (filter.leagueId !== undefined) where.id = filter.leagueId;
-  if (filter.sport !== undefined) where.sport = { equals: filter.sport, mode: 'insensitive' };
+  if (filter.sport !== undefined) where.sport = { equals: likeLiteral(filter.sport), mode: 'insensitive' };
   if (filter.isActive !== undefined) where.isActive = filter.isActive;
   return prisma.league.findMany({ where, orderBy: { id: 'asc' } });
 }

@@ -37,12 +37,32 @@ async function guarded<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The engine's imports with its timers unref'd. The engine sets timers (e.g. a 10 s timeout around
+ * each migration step) and has no way to clear them (it imports no clearTimeout), so every migration
+ * left one running after it finished: a CLI command or a test worker stayed alive 10 s longer (jest:
+ * "a worker process has failed to exit gracefully"). Unref'd, a timer still fires while the process
+ * has work, such as the migration's own database connection.
+ */
+function withUnrefTimers(bg: Record<string, unknown>): Record<string, unknown> {
+  const imports: Record<string, unknown> = { ...bg };
+  for (const [name, value] of Object.entries(bg)) {
+    if (!name.startsWith('__wbg_setTimeout_') || typeof value !== 'function') continue;
+    imports[name] = (...args: unknown[]) => {
+      const timer = (value as (...a: unknown[]) => unknown)(...args);
+      (timer as { unref?: () => void } | null)?.unref?.();
+      return timer;
+    };
+  }
+  return imports;
+}
+
 function loadEngineModule(): Promise<Bg> {
   loaded ??= (async () => {
     const dir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
     const bg = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as unknown as Bg & { __wbg_set_wasm(exports: unknown): void };
     const bytes = fs.readFileSync(path.join(dir, 'schema_engine_bg.wasm'));
-    const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': bg });
+    const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': withUnrefTimers(bg) });
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
     return bg;

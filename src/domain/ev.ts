@@ -4,6 +4,7 @@
  */
 
 import { assertProbability, impliedProbability } from './odds-format';
+import { PERCENT_DIGITS, roundTo } from './rounding';
 
 /** The value metrics of one outcome, with the snake_case keys the API exposes. */
 export interface ValueMetrics {
@@ -19,7 +20,7 @@ export interface ValueMetrics {
   edge_percentage: number;
   /** Expected profit of a 100-unit stake: 100 * (p * (d - 1) - (1 - p)). */
   ev_per_100: number;
-  /** ev_per_100 > 0. */
+  /** ev_per_100 as shown (PERCENT_DIGITS decimals) > 0: a flag never contradicts its figure. */
   profitable: boolean;
   /** Passed through from the caller (see `isStale`). */
   stale: boolean;
@@ -55,7 +56,8 @@ export function valueMetrics(input: ValueMetricsInput): ValueMetrics {
     break_even_probability: implied,
     edge_percentage: edge * 100,
     ev_per_100: 100 * edge,
-    profitable: edge > 0,
+    // The user reads ev_per_100 rounded: 0.004 shows as 0, and a bet shown as 0 is not profitable.
+    profitable: roundTo(100 * edge, PERCENT_DIGITS) > 0,
     stale,
     arbitrage,
   };

@@ -7,6 +7,7 @@ export * from './ev';
 export * from './arbitrage';
 export * from './consensus';
 export * from './stale';
-export { roundTo } from './rounding';
+export { PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from './rounding';
 export { normalCdf } from './normal';
 export * from './local-day';
+export * from './vocabulary';

@@ -73,3 +73,39 @@ export function isCalendarDate(value: string): boolean {
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
+
+/**
+ * The days the API accepts (dates and instants alike): wide enough for any season, narrow enough
+ * that day arithmetic stays in four-digit years and every instant fits a PostgreSQL timestamp.
+ */
+export const DATE_RANGE = { min: '1900-01-01', max: '2999-12-31' } as const;
+
+/** Why `value` is not an accepted day, or null when it is (a real YYYY-MM-DD within DATE_RANGE). */
+export function dateProblem(value: string): string | null {
+  if (!isCalendarDate(value) || value < DATE_RANGE.min || value > DATE_RANGE.max) {
+    return `must be a real calendar date YYYY-MM-DD from ${DATE_RANGE.min} to ${DATE_RANGE.max}`;
+  }
+  return null;
+}
+
+// ISO 8601 as the API writes it: a day, optionally a time (minutes, seconds, fraction) with Z or an offset.
+const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))?)?$/;
+
+/**
+ * The instant an ISO 8601 timestamp names (`2026-01-24`, `2026-01-24T19:30Z`,
+ * `2026-01-24T19:30:00.000-05:00`; a time without zone is UTC), or null when the text is not one:
+ * no other shape (`1,1,1`, `-1`, `1.5`), no impossible day or time (`2026-02-30`, `24:00`), no day
+ * outside DATE_RANGE.
+ */
+export function parseInstant(value: string): Date | null {
+  const m = INSTANT.exec(value);
+  if (!m || dateProblem(m[1]!) !== null) return null;
+  if (m[2] !== undefined && (Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4] ?? 0) > 59)) return null;
+  if (m[6] !== undefined && (Number(m[6]) > 23 || Number(m[7]) > 59)) return null;
+  const zoned = m[2] === undefined ? `${value}T00:00:00Z` : m[5] === undefined ? `${value}Z` : value;
+  const instant = new Date(zoned);
+  return Number.isNaN(instant.getTime()) ? null : instant;
+}
+
+/** What an accepted instant looks like, for error messages. */
+export const INSTANT_HINT = `must be an ISO 8601 instant (YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.sss]][Z|+HH:MM]) from ${DATE_RANGE.min} to ${DATE_RANGE.max}`;

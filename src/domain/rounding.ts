@@ -1,5 +1,10 @@
 /** Presentation rounding, kept apart from the math so that no calculation consumes rounded values. */
 
+/** Decimal places of probabilities and stake fractions as the API shows them. */
+export const PROBABILITY_DIGITS = 4;
+/** Decimal places of percentages (edge_percentage, ev_per_100, profit_percentage) as the API shows them. */
+export const PERCENT_DIGITS = 2;
+
 /**
  * Round half away from zero to `digits` decimal places (0 <= digits <= 15): roundTo(1.005, 2) = 1.01,
  * roundTo(-2.5, 0) = -3. Non-finite values are returned unchanged.

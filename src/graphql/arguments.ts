@@ -1,33 +1,69 @@
-import { localDateOf, localDayRange } from '../domain';
+import {
+  dateProblem,
+  INSTANT_HINT,
+  LIVE_MARKET_TYPES,
+  localDateOf,
+  localDayRange,
+  MARKET_TYPES,
+  parseInstant,
+  PERIODS,
+  SIDES,
+  STATUS_FILTERS,
+  STATUS_WORDS,
+  textProblem,
+} from '../domain';
 import type { GameFilter } from '../db/odds-repository';
 import { AppError } from '../errors';
-import { STATUS_FILTERS } from '../ingest/status-map';
 
 // Argument rules shared by the resolvers (and so by every REST route): one place says what a
-// period, a status word or a date range means.
+// period, a status word, a text filter or a date range means. The closed sets come from
+// src/domain/vocabulary.ts; REST parameter parsing (src/rest/params.ts) uses the rules re-exported
+// here, so both transports refuse the same values with the same words.
+
+export { dateProblem, INSTANT_HINT, parseInstant, PERIODS, STATUS_WORDS, textProblem, MARKET_TYPES, LIVE_MARKET_TYPES, SIDES };
 
 /** Largest page; spec 8. */
 export const MAX_LIMIT = 1000;
 
-/** Periods a market may be asked for; 'full' is accepted for full_game (spec 4.4 says "full"). */
-export const PERIODS = ['full_game', 'first_half', 'second_half', 'first_quarter', 'second_quarter', 'third_quarter', 'fourth_quarter'] as const;
+/** Longest conference, division or sport filter. */
+export const MAX_FILTER_TEXT = 50;
+
+/** The one wording of a bad argument or parameter: `invalid parameter <name>: <what is allowed>`. */
+export function invalidParameter(name: string, allowed: string): AppError {
+  return new AppError('BAD_REQUEST', `invalid parameter ${name}: ${allowed}`);
+}
+
+/** Throws unless `value` is one of `allowed`. @throws AppError BAD_REQUEST */
+export function checkOneOf(name: string, value: string, allowed: readonly string[]): void {
+  if (!allowed.includes(value)) throw invalidParameter(name, `must be one of ${allowed.join(', ')}`);
+}
+
+/** Throws unless every value is one of `allowed` (no list means no filter). @throws AppError BAD_REQUEST */
+export function checkSomeOf(name: string, values: readonly string[] | null | undefined, allowed: readonly string[]): void {
+  for (const value of values ?? []) checkOneOf(name, value, allowed);
+}
 
 /** The stored period name of a `period` argument (default full_game). @throws AppError BAD_REQUEST */
 export function parsePeriod(period: string | null | undefined): string {
   if (period === null || period === undefined || period === 'full') return 'full_game';
   if ((PERIODS as readonly string[]).includes(period)) return period;
-  throw new AppError('BAD_REQUEST', `invalid period: must be one of full, ${PERIODS.join(', ')}`);
+  throw invalidParameter('period', `must be one of full, ${PERIODS.join(', ')}`);
 }
-
-/** Words of the games status filter (spec: scheduled, live, finished; plus stored values). */
-export const STATUS_WORDS = Object.keys(STATUS_FILTERS);
 
 /** Stored statuses a `status` argument selects. @throws AppError BAD_REQUEST for an unknown word */
 export function parseStatus(status: string | null | undefined): readonly string[] | undefined {
   if (status === null || status === undefined) return undefined;
-  const statuses = STATUS_FILTERS[status.toLowerCase()];
-  if (!statuses) throw new AppError('BAD_REQUEST', `invalid status: must be one of ${STATUS_WORDS.join(', ')}`);
+  const statuses = STATUS_FILTERS.get(status.toLowerCase());
+  if (!statuses) throw invalidParameter('status', `must be one of ${STATUS_WORDS.join(', ')}`);
   return statuses;
+}
+
+/** A free-text filter (conference, division, sport): undefined when absent. @throws AppError BAD_REQUEST */
+export function parseText(name: string, value: string | null | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const problem = textProblem(value, MAX_FILTER_TEXT);
+  if (problem) throw invalidParameter(name, problem);
+  return value;
 }
 
 /**
@@ -43,7 +79,7 @@ export function dayRange(
     return { from: start, to: end };
   }
   if (args.start_date && args.end_date && args.start_date > args.end_date) {
-    throw new AppError('BAD_REQUEST', 'invalid start_date: must not be after end_date');
+    throw invalidParameter('start_date', 'must not be after end_date');
   }
   return {
     from: args.start_date ? localDayRange(args.start_date, args.start_date, timeZone).start : undefined,
@@ -59,8 +95,8 @@ export function dayOrToday(date: string | null | undefined, now: Date, timeZone:
 /** Checks limit (1..1000) and offset (>= 0). @throws AppError BAD_REQUEST */
 export function parsePage(limit: number | null | undefined, offset: number | null | undefined): { limit: number; offset: number } {
   const page = { limit: limit ?? 100, offset: offset ?? 0 };
-  if (page.limit < 1 || page.limit > MAX_LIMIT) throw new AppError('BAD_REQUEST', `invalid limit: must be an integer from 1 to ${MAX_LIMIT}`);
-  if (page.offset < 0) throw new AppError('BAD_REQUEST', 'invalid offset: must be an integer >= 0');
+  if (page.limit < 1 || page.limit > MAX_LIMIT) throw invalidParameter('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+  if (page.offset < 0) throw invalidParameter('offset', 'must be an integer from 0 to 2147483647');
   return page;
 }
 
@@ -68,4 +104,3 @@ export function parsePage(limit: number | null | undefined, offset: number | nul
 export function list<T>(values: readonly T[] | null | undefined): readonly T[] | undefined {
   return values ?? undefined;
 }
-

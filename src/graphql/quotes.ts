@@ -1,5 +1,5 @@
 import type { QuoteRow, SportsbookRow } from '../db/odds-repository';
-import { LIVE_STATUSES } from '../ingest/status-map';
+import { LIVE_STATUSES } from '../domain';
 import type { GraphQLContext } from './context';
 
 // Which stored quotes a game shows. The quotes table keeps a pregame and a live row per book and

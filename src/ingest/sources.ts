@@ -36,11 +36,39 @@ function parse(name: string, text: string): SourceDocument {
   }
 }
 
+/**
+ * A file that could not be read to its end (a truncated or corrupt .gz, a read error). Documents
+ * yielded before it stay valid: `lines` complete lines of a series were read (0 for a document file).
+ */
+export class DamagedFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly lines: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DamagedFileError';
+  }
+}
+
+/** The DamagedFileError of a read failure; zlib's "incorrect header check" means the file is not gzip. */
+function damaged(file: string, lines: number, error: unknown): DamagedFileError {
+  const { message, code } = error as { message?: string; code?: string };
+  const reason = message ?? String(error);
+  if (code === 'Z_DATA_ERROR' && lines === 0 && /header/.test(reason)) return new DamagedFileError(file, 0, `${file}: not a gzip file (${reason})`);
+  return new DamagedFileError(file, lines, `${file}: ${lines > 0 ? `damaged after line ${lines}` : 'damaged'} (${reason})`);
+}
+
 async function* readLines(name: string, stream: Readable): AsyncGenerator<SourceDocument> {
   let n = 0;
-  for await (const line of readline.createInterface({ input: stream, crlfDelay: Infinity })) {
-    n++;
-    if (line.trim()) yield parse(`${name}:${n}`, line);
+  try {
+    for await (const line of readline.createInterface({ input: stream, crlfDelay: Infinity })) {
+      n++;
+      if (line.trim()) yield parse(`${name}:${n}`, line);
+    }
+  } catch (error) {
+    // Only the reading fails here: an error of the consumer ends the generator without passing by.
+    throw damaged(name, n, error);
   }
 }
 
@@ -85,6 +113,6 @@ export async function* readSources(target: string, stdin: Readable = process.std
     const gz = /\.gz$/i.test(file);
     const open = () => (gz ? fs.createReadStream(file).pipe(zlib.createGunzip()) : fs.createReadStream(file));
     if (/\.(jsonl|ndjson)(\.gz)?$/i.test(file)) yield* readLines(file, open());
-    else yield parse(file, await readAll(open()));
+    else yield parse(file, await readAll(open()).catch((error: unknown) => Promise.reject(damaged(file, 0, error))));
   }
 }

@@ -32,20 +32,3 @@ export function mapStatus(upstream: string, realStatus: string | null | undefine
   const byStatus = STATUS_TABLE.find((row) => row.upstream === status && row.real === null);
   return (exact ?? byStatus)?.status ?? status;
 }
-
-/**
- * The games filter's words (spec 4.1) and the stored statuses each one selects. The extension
- * values select themselves.
- */
-export const STATUS_FILTERS: Readonly<Record<string, readonly string[]>> = {
-  scheduled: ['scheduled'],
-  live: ['in_progress', 'live'],
-  in_progress: ['in_progress', 'live'],
-  finished: ['finished', 'closed'],
-  closed: ['closed'],
-  postponed: ['postponed'],
-  cancelled: ['cancelled'],
-};
-
-/** Statuses in which a game is being played (live odds, live pushes). */
-export const LIVE_STATUSES: readonly string[] = ['in_progress', 'live'];

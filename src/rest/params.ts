@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { isCalendarDate } from '../graphql/resolvers/scalars';
+import { dateProblem, INSTANT_HINT, parseInstant, textProblem } from '../graphql/arguments';
 
 // Parameter types of the REST routes. Each is a zod schema that turns the raw query value (a string,
 // or an array of strings when repeated) into a GraphQL variable, with a message naming what is
-// allowed, and carries its OpenAPI schema in `.meta({ openapi })` for src/rest/openapi.ts.
+// allowed, and carries its OpenAPI schema in `.meta({ openapi })` for src/rest/openapi.ts. The rules
+// themselves (date range, text, closed sets) are GraphQL's (src/graphql/arguments.ts), written once.
 
 /** Largest id a GraphQL Int holds (32-bit signed). */
 export const MAX_ID = 2_147_483_647;
@@ -96,14 +97,26 @@ export function boolean(description: string) {
   );
 }
 
-/** A real calendar date YYYY-MM-DD. */
+/** A real calendar date YYYY-MM-DD within the accepted range. */
 export function date(description: string) {
   return param(
     (raw, fail) => {
       const value = single(raw, fail).trim();
-      return isCalendarDate(value) ? value : fail('must be a real calendar date YYYY-MM-DD');
+      const problem = dateProblem(value);
+      return problem ? fail(problem) : value;
     },
     { description, openapi: { type: 'string', format: 'date' } },
+  );
+}
+
+/** An ISO 8601 instant (passed on as written; the GraphQL DateTime scalar reads it the same way). */
+export function instant(description: string) {
+  return param(
+    (raw, fail) => {
+      const value = single(raw, fail).trim();
+      return parseInstant(value) ? value : fail(INSTANT_HINT);
+    },
+    { description, openapi: { type: 'string', format: 'date-time' } },
   );
 }
 
@@ -132,12 +145,13 @@ export function someOf<const V extends string>(description: string, values: read
   );
 }
 
-/** Free text of 1 to `max` characters. */
+/** Free text of 1 to `max` characters, without control characters. */
 export function text(description: string, max = 100) {
   return param(
     (raw, fail) => {
       const value = single(raw, fail).trim();
-      return value.length >= 1 && value.length <= max ? value : fail(`must be text of 1 to ${max} characters`);
+      const problem = textProblem(value, max);
+      return problem ? fail(problem) : value;
     },
     { description, openapi: { type: 'string', minLength: 1, maxLength: max } },
   );

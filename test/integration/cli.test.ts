@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { feedPath } from '../support/feeds';
 
 // The `odds` binary as a user runs it (compiled: npm install builds dist/).
@@ -105,6 +106,37 @@ describe('odds ingest', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/rejected stdin: games\[0\]\.id: /);
     expect(stdout).toMatch(/1 rejected/);
+  });
+
+  describe('when a compressed series is damaged', () => {
+    let dir: string;
+    beforeAll(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-damaged-'))));
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const lines = () => zlib.gunzipSync(fs.readFileSync(feedPath('nba-2026-01-24.jsonl.gz'))).toString('utf8').split('\n');
+
+    test('then a cut file is named in one line with the line it broke after, and the documents before it stay stored', async () => {
+      const [a, b, c, d] = lines();
+      // three whole lines and half of the fourth, the gzip trailer cut off
+      const gz = zlib.gzipSync(`${a}\n${b}\n${c}\n${d!.slice(0, d!.length / 2)}`);
+      const cut = path.join(dir, 'cut.jsonl.gz');
+      fs.writeFileSync(cut, gz.subarray(0, gz.length - 8));
+      const res = await odds(['ingest', cut], env());
+      expect(res.code).toBe(1);
+      expect(res.stderr).toBe(`odds: ${cut}: damaged after line 3 (unexpected end of file); 3 documents before it were ingested\n`);
+      // the same three documents again change nothing: they were committed
+      const whole = path.join(dir, 'whole.jsonl');
+      fs.writeFileSync(whole, `${a}\n${b}\n${c}\n`);
+      const again = await odds(['ingest', whole], env());
+      expect(again.stdout).toMatch(/^ingested 3 documents: \d+ games, 0 quotes changed, 0 history rows, 0 rejected$/m);
+    });
+
+    test('then a file that is not gzip at all is named, and nothing was ingested', async () => {
+      const fake = path.join(dir, 'fake.jsonl.gz');
+      fs.writeFileSync(fake, `${lines()[0]}\n`);
+      const res = await odds(['ingest', fake], env());
+      expect(res.code).toBe(1);
+      expect(res.stderr).toBe(`odds: ${fake}: not a gzip file (incorrect header check); nothing was ingested\n`);
+    });
   });
 
   test('when the path does not exist, then it says so', async () => {

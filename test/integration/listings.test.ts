@@ -343,9 +343,9 @@ describe('GraphQL market_listing', () => {
   });
 
   test.each([
-    [{ m: 'total', t: [158] }, 'invalid team_id'],
-    [{ m: 'props' }, 'invalid market_type'],
-    [{ m: 'spread', d: 'fair' }, 'invalid devig'],
+    [{ m: 'total', t: [158] }, 'invalid parameter team_id'],
+    [{ m: 'props' }, 'invalid parameter market_type'],
+    [{ m: 'spread', d: 'fair' }, 'invalid parameter devig'],
   ])('when the arguments are %j, then the error says %s', async (variables, message) => {
     const res = await t.graphql(query, variables, key);
     expect(res.body.errors?.[0]?.message).toContain(message);

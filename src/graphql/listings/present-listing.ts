@@ -1,13 +1,10 @@
-import { formatAmerican, roundTo } from '../../domain';
+import { formatAmerican, PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from '../../domain';
 import type { ArbitrageDetail, ListingEntry, ListingEv } from './build-listing';
 
-// The edge where listing numbers are rounded for presentation: everything before (sorting, flags)
-// works on exact values, so rounding never changes an order or a profitable/arbitrage flag.
-
-/** Probabilities and stake fractions. */
-const PROBABILITY_DIGITS = 4;
-/** Percentages and ev_per_100. */
-const PERCENT_DIGITS = 2;
+// The edge where listing numbers are rounded for presentation: sorting works on exact values, so
+// rounding never changes an order; the profitable and arbitrage flags are decided in src/domain
+// (ev.ts, arbitrage.ts) from the figures as shown with the same digits, so a flag never
+// contradicts its figure (profitable with ev_per_100 0.00).
 
 const probability = (p: number) => roundTo(p, PROBABILITY_DIGITS);
 const percent = (p: number) => roundTo(p, PERCENT_DIGITS);

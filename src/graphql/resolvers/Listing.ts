@@ -1,8 +1,7 @@
-import { DEFAULT_DEVIG_METHOD, DEVIG_METHODS, isDevigMethod, type DevigMethod } from '../../domain';
+import { DEFAULT_DEVIG_METHOD, DEVIG_METHODS, isDevigMethod, isOneOf, MARKET_TYPES, SIDES_BY_MARKET, type DevigMethod } from '../../domain';
 import { findListingRows } from '../../db/listing-repository';
-import { AppError } from '../../errors';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { dayOrToday, list, parsePeriod } from '../arguments';
+import { checkOneOf, checkSomeOf, dayOrToday, invalidParameter, list } from '../arguments';
 import { buildListing, type ListingBook, type ListingMarketType, type ListingSort } from '../listings/build-listing';
 import { presentEntry, type TeamBriefModel } from '../listings/present-listing';
 
@@ -10,51 +9,36 @@ import { presentEntry, type TeamBriefModel } from '../listings/present-listing';
 // are checked here, so GraphQL and every REST route reject the same bad values with the same
 // message, which names the parameter.
 
-const MARKET_TYPES: readonly ListingMarketType[] = ['moneyline', 'spread', 'total'];
 const LISTING_PERIODS = ['full_game', 'first_half'];
-const SIDES: Readonly<Record<ListingMarketType, readonly string[]>> = {
-  moneyline: ['home', 'away'],
-  spread: ['home', 'away'],
-  total: ['over', 'under'],
-};
 /** Spec 4.5-4.7: moneylines sort by price by default, spreads and totals by value. */
 const DEFAULT_SORT: Readonly<Record<ListingMarketType, ListingSort>> = { moneyline: 'odds', spread: 'value', total: 'value' };
 
 function parseMarketType(value: string): ListingMarketType {
-  if ((MARKET_TYPES as readonly string[]).includes(value)) return value as ListingMarketType;
-  throw new AppError('BAD_REQUEST', `invalid market_type: must be one of ${MARKET_TYPES.join(', ')}`);
+  if (isOneOf(MARKET_TYPES, value)) return value;
+  throw invalidParameter('market_type', `must be one of ${MARKET_TYPES.join(', ')}`);
 }
 
 function parseSort(value: string | null | undefined, marketType: ListingMarketType): ListingSort {
   if (value === null || value === undefined) return DEFAULT_SORT[marketType];
   if (value === 'odds' || value === 'value') return value;
-  throw new AppError('BAD_REQUEST', 'invalid sort: must be odds or value');
+  throw invalidParameter('sort', 'must be one of odds, value');
 }
 
 function parseDevig(value: string | null | undefined): DevigMethod {
   if (value === null || value === undefined) return DEFAULT_DEVIG_METHOD;
   if (isDevigMethod(value)) return value;
-  throw new AppError('BAD_REQUEST', `invalid devig: must be one of ${DEVIG_METHODS.join(', ')}`);
+  throw invalidParameter('devig', `must be one of ${DEVIG_METHODS.join(', ')}`);
 }
 
 function parseListingPeriod(value: string | null | undefined): string {
-  let period: string | undefined;
-  try {
-    period = parsePeriod(value);
-  } catch {
-    period = undefined;
-  }
-  if (period && LISTING_PERIODS.includes(period)) return period;
-  throw new AppError('BAD_REQUEST', `invalid period: must be one of ${LISTING_PERIODS.join(', ')}`);
+  const period = value === 'full' ? 'full_game' : (value ?? 'full_game');
+  checkOneOf('period', period, LISTING_PERIODS);
+  return period;
 }
 
 function parseSides(values: readonly string[] | null | undefined, marketType: ListingMarketType): readonly string[] | undefined {
-  if (!values) return undefined;
-  const allowed = SIDES[marketType];
-  for (const side of values) {
-    if (!allowed.includes(side)) throw new AppError('BAD_REQUEST', `invalid side: must be ${allowed.join(' or ')} for ${marketType}`);
-  }
-  return values;
+  checkSomeOf('side', values, SIDES_BY_MARKET[marketType]);
+  return values ?? undefined;
 }
 
 export const ListingQuery: Pick<QueryResolvers, 'market_listing'> = {
@@ -65,7 +49,7 @@ export const ListingQuery: Pick<QueryResolvers, 'market_listing'> = {
     const period = parseListingPeriod(args.period);
     const sides = parseSides(args.side, marketType);
     const teamIds = list(args.team_id);
-    if (marketType === 'total' && teamIds) throw new AppError('BAD_REQUEST', 'invalid team_id: the total listing has no team filter');
+    if (marketType === 'total' && teamIds) throw invalidParameter('team_id', 'not allowed on the total listing (it has no team filter)');
     const gameIds = list(args.game_id);
     // Game ids already pick the games: without an explicit date they are not limited to today.
     const range = gameIds && !args.date ? {} : dayOrToday(args.date, ctx.now, ctx.timeZone);

@@ -1,25 +1,22 @@
 import { requirePlan } from '../../auth/viewer';
 import type { Quote } from '../../db/client';
 import { findHistoricalGamePage, findHistoricalQuotes, type SnapshotMoment } from '../../db/history-repository';
-import { addDays, localDateOf, localDayRange } from '../../domain';
-import { AppError } from '../../errors';
+import { addDays, localDateOf, localDayRange, MARKET_TYPES } from '../../domain';
 import type { QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
-import { list, parsePage } from '../arguments';
+import { checkSomeOf, invalidParameter, list, parsePage } from '../arguments';
 
 // Historical odds (spec 2.9, 4.10): one snapshot per game from the append-only odds history.
 
 /** Widest start_date..end_date range, in days, both ends included (README: Historical odds). */
 export const HISTORICAL_MAX_DAYS = 31;
 
-const MARKET_TYPES = ['moneyline', 'spread', 'total'];
-
 /** Checks the required, ordered and bounded day range. @throws AppError BAD_REQUEST naming the problem */
 export function parseHistoricalRange(startDate: string | null | undefined, endDate: string | null | undefined): { startDate: string; endDate: string } {
-  if (!startDate) throw new AppError('BAD_REQUEST', 'missing start_date: required, a day written YYYY-MM-DD');
-  if (!endDate) throw new AppError('BAD_REQUEST', 'missing end_date: required, a day written YYYY-MM-DD');
-  if (endDate < startDate) throw new AppError('BAD_REQUEST', 'invalid end_date: must not be before start_date');
+  if (!startDate) throw invalidParameter('start_date', 'is required, a day written YYYY-MM-DD');
+  if (!endDate) throw invalidParameter('end_date', 'is required, a day written YYYY-MM-DD');
+  if (endDate < startDate) throw invalidParameter('end_date', 'must not be before start_date');
   if (addDays(startDate, HISTORICAL_MAX_DAYS - 1) < endDate) {
-    throw new AppError('BAD_REQUEST', `invalid date range: at most ${HISTORICAL_MAX_DAYS} days from start_date to end_date`);
+    throw invalidParameter('end_date', `must be at most ${HISTORICAL_MAX_DAYS} days from start_date to end_date, both included`);
   }
   return { startDate, endDate };
 }
@@ -44,8 +41,7 @@ export const LiveHistoricalQuery: QueryResolvers = {
     const { startDate, endDate } = parseHistoricalRange(args.startDate, args.endDate);
     const page = parsePage(args.limit, args.offset);
     const marketTypes = list(args.marketType);
-    const bad = marketTypes?.find((t) => !MARKET_TYPES.includes(t));
-    if (bad !== undefined) throw new AppError('BAD_REQUEST', `invalid market_type: must be one of ${MARKET_TYPES.join(', ')}`);
+    checkSomeOf('market_type', marketTypes, MARKET_TYPES);
     const scope = { marketTypes, bookIds: list(args.bookId) };
     const moment: SnapshotMoment = args.at ? { kind: 'at', at: args.at } : { kind: 'closing' };
     const { start, end } = localDayRange(startDate, endDate, ctx.timeZone);

@@ -1,31 +1,22 @@
 import { requirePlan } from '../../auth/viewer';
 import { findLineMovement, findLiveGames } from '../../db/movement-repository';
-import { formatAmerican } from '../../domain';
+import { formatAmerican, LIVE_MARKET_TYPES, LIVE_STATUSES, SIDES } from '../../domain';
 import { lineMovement } from '../../domain/line-movement';
-import { AppError } from '../../errors';
-import { LIVE_STATUSES } from '../../ingest/status-map';
 import type { LineMovementRecord, QueryResolvers } from '../__generated__/resolvers-types';
-import { list, parsePeriod } from '../arguments';
+import { checkSomeOf, list, parsePeriod } from '../arguments';
 
 // Line movement (spec 2.8, 4.9): open and current price of every outcome of the games being played.
 // The math (line, absolute_change, direction) is src/domain/line-movement.ts.
 
-const MARKET_TYPES = ['moneyline', 'spread', 'total', 'player_props'];
-const SIDES = ['home', 'away', 'over', 'under'];
 const SIDE_ORDER = ['away', 'home', 'over', 'under'];
-
-function check(name: string, values: readonly string[] | undefined, allowed: readonly string[]): void {
-  const bad = values?.find((v) => !allowed.includes(v));
-  if (bad !== undefined) throw new AppError('BAD_REQUEST', `invalid ${name}: must be one of ${allowed.join(', ')} (got ${JSON.stringify(bad)})`);
-}
 
 export const LiveMovementQuery: QueryResolvers = {
   lineMovement: async (_root, args, ctx) => {
     if (ctx.viewer) requirePlan(ctx.viewer, 'lineMovement', 'live line movement (/odds/live/movement)');
     const marketTypes = list(args.marketType);
     const sides = list(args.side);
-    check('market_type', marketTypes, MARKET_TYPES);
-    check('side', sides, SIDES);
+    checkSomeOf('market_type', marketTypes, LIVE_MARKET_TYPES);
+    checkSomeOf('side', sides, SIDES);
     const periods = list(args.period)?.map(parsePeriod);
 
     const games = await findLiveGames(ctx.db.prisma, LIVE_STATUSES, list(args.gameId));

@@ -1,9 +1,8 @@
 import { requirePlan } from '../../auth/viewer';
 import { findLiveGames } from '../../db/movement-repository';
-import { AppError } from '../../errors';
-import { LIVE_STATUSES } from '../../ingest/status-map';
 import type { LiveReason, LiveScope } from '../../events/live-feed';
-import { formatAmerican, impliedProbability } from '../../domain';
+import { formatAmerican, impliedProbability, LIVE_MARKET_TYPES, LIVE_STATUSES } from '../../domain';
+import { checkOneOf, invalidParameter } from '../arguments';
 import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
 import { displayedQuotes } from '../quotes';
@@ -12,16 +11,11 @@ import { outcomeTeam } from './Market';
 // Live odds (spec 4.8 and 6): the one read behind GET /odds/live, Query.liveGames and every push of
 // Subscription.liveOdds (graphql-ws and the Socket.IO bridge alike).
 
-/** Market types of the live filter; player_props is accepted and matches no stored quote. */
-export const LIVE_MARKET_TYPES = ['spread', 'moneyline', 'total', 'player_props'] as const;
-
 /** Checks the live filter arguments. @throws AppError BAD_REQUEST naming the bad argument */
 export function parseLiveScope(args: { gameId?: number | null; marketType?: string | null; bookId?: number | null }): LiveScope {
-  if (args.marketType != null && !(LIVE_MARKET_TYPES as readonly string[]).includes(args.marketType)) {
-    throw new AppError('BAD_REQUEST', `invalid market_type: must be one of ${LIVE_MARKET_TYPES.join(', ')}`);
-  }
+  if (args.marketType != null) checkOneOf('market_type', args.marketType, LIVE_MARKET_TYPES);
   for (const [name, value] of [['game_id', args.gameId], ['book_id', args.bookId]] as const) {
-    if (value != null && (!Number.isSafeInteger(value) || value < 1)) throw new AppError('BAD_REQUEST', `invalid ${name}: must be a positive integer`);
+    if (value != null && (!Number.isSafeInteger(value) || value < 1)) throw invalidParameter(name, 'must be a positive integer');
   }
   return { gameId: args.gameId ?? null, marketType: args.marketType ?? null, bookId: args.bookId ?? null };
 }

@@ -1,7 +1,7 @@
 import * as repo from '../../db/odds-repository';
-import { AppError } from '../../errors';
+import { MARKET_TYPES } from '../../domain';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { dayOrToday, dayRange, list, parsePage, parseStatus } from '../arguments';
+import { checkSomeOf, dayOrToday, dayRange, list, parsePage, parseStatus, parseText } from '../arguments';
 
 // The read roots of schema/game.graphql, team.graphql and market.graphql.
 
@@ -33,16 +33,16 @@ export const Query: QueryResolvers = {
     return game;
   },
 
-  teams: (_root, args, ctx) =>
+  teams: async (_root, args, ctx) =>
     repo.findTeams(ctx.db.prisma, {
       leagueId: args.league_id ?? undefined,
       teamIds: list(args.team_id),
-      conference: args.conference ?? undefined,
-      division: args.division ?? undefined,
+      conference: parseText('conference', args.conference),
+      division: parseText('division', args.division),
     }),
 
-  leagues: (_root, args, ctx) =>
-    repo.findLeagues(ctx.db.prisma, { leagueId: args.league_id ?? undefined, sport: args.sport ?? undefined, isActive: args.is_active ?? undefined }),
+  leagues: async (_root, args, ctx) =>
+    repo.findLeagues(ctx.db.prisma, { leagueId: args.league_id ?? undefined, sport: parseText('sport', args.sport), isActive: args.is_active ?? undefined }),
 
   sportsbooks: (_root, _args, ctx) => repo.listSportsbooks(ctx.db.prisma),
 
@@ -52,12 +52,10 @@ export const Query: QueryResolvers = {
   },
 
   betting_info: async (_root, args, ctx) => {
+    checkSomeOf('market_type', args.market_type, MARKET_TYPES);
     const { items } = await repo.findGames(ctx.db.prisma, { ...dayOrToday(args.date, ctx.now, ctx.timeZone), gameIds: list(args.game_id) }, { limit: 1000, offset: 0 });
     const marketTypes = list(args.market_type);
     const bookIds = list(args.book_id);
-    for (const t of marketTypes ?? []) {
-      if (!['moneyline', 'spread', 'total'].includes(t)) throw new AppError('BAD_REQUEST', 'invalid market_type: must be moneyline, spread or total');
-    }
     return items.map((game) => ({ game, marketTypes, bookIds }));
   },
 };

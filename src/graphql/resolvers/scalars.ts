@@ -1,37 +1,46 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { isCalendarDate } from '../../domain';
+import { dateProblem, INSTANT_HINT, parseInstant } from '../../domain';
 
-export { isCalendarDate };
-
-/** Date: a real calendar day written YYYY-MM-DD (2026-02-30 is rejected at parse time). */
+/** Date: a real calendar day written YYYY-MM-DD within DATE_RANGE (2026-02-30 is rejected at parse time). */
 export const DateScalar = new GraphQLScalarType<string, string>({
   name: 'Date',
   description: 'A calendar day, YYYY-MM-DD',
   serialize: (value) => String(value),
-  parseValue(value) {
-    if (typeof value !== 'string' || !isCalendarDate(value)) throw new GraphQLError(`Date must be a real calendar date YYYY-MM-DD, got ${JSON.stringify(value)}`);
-    return value;
-  },
+  parseValue: parseDate,
   parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING || !isCalendarDate(ast.value)) throw new GraphQLError('Date must be a real calendar date YYYY-MM-DD');
-    return ast.value;
+    if (ast.kind !== Kind.STRING) throw new GraphQLError(`Date ${dateProblem('')}`);
+    return parseDate(ast.value);
   },
 });
 
-function toDate(value: unknown): Date {
-  const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : new Date(NaN);
-  if (Number.isNaN(date.getTime())) throw new GraphQLError(`DateTime must be an ISO 8601 timestamp, got ${JSON.stringify(value)}`);
-  return date;
+function parseDate(value: unknown): string {
+  const problem = typeof value === 'string' ? dateProblem(value) : dateProblem('');
+  if (problem) throw new GraphQLError(`Date ${problem}`);
+  return value as string;
 }
 
-/** DateTime: ISO 8601 in UTC on output; any ISO 8601 timestamp on input. */
+/** An input instant: only the ISO 8601 shapes parseInstant accepts (not whatever `new Date` guesses). */
+function parseDateTime(value: unknown): Date {
+  const instant = typeof value === 'string' ? parseInstant(value) : null;
+  if (!instant) throw new GraphQLError(`DateTime ${INSTANT_HINT}`);
+  return instant;
+}
+
+/** A stored or computed instant on output. */
+function serializeDateTime(value: unknown): string {
+  const date = value instanceof Date ? value : new Date(value as string);
+  if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent an invalid date');
+  return date.toISOString();
+}
+
+/** DateTime: ISO 8601 in UTC on output; an ISO 8601 instant within DATE_RANGE on input. */
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   name: 'DateTime',
-  serialize: (value) => toDate(value).toISOString(),
-  parseValue: toDate,
+  serialize: serializeDateTime,
+  parseValue: parseDateTime,
   parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string');
-    return toDate(ast.value);
+    if (ast.kind !== Kind.STRING) throw new GraphQLError(`DateTime ${INSTANT_HINT}`);
+    return parseDateTime(ast.value);
   },
 });
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { item, page } from '../envelope';
-import { boolean, date, id, ids, integer, oneOf, required, someOf, text, withDefault } from '../params';
+import { MARKET_TYPES, STATUS_WORDS } from '../../graphql/arguments';
+import { boolean, date, id, ids, integer, oneOf, required, someOf, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_VALUES } from './periods';
 
 // Games, boxscores and per-game markets (spec 4.1-4.4).
 
-export const MARKET_TYPES = ['moneyline', 'spread', 'total'] as const;
+export { MARKET_TYPES };
 
 const gamePath = { game_id: required(id('Game id', { in: 'path' })) };
 const dateParam = date('League-local day (LEAGUE_TIME_ZONE) the game starts on; resolves a game id to that day');
@@ -27,7 +28,7 @@ export const gameRoutes = defineRoutes([
       league_id: id('League id (4 NBA, 5 WNBA)'),
       game_id: ids('One or more game ids'),
       team_id: ids('Games of these teams (home or away)'),
-      status: text('scheduled, live or finished; also in_progress, closed, postponed, cancelled', 20),
+      status: oneOf('scheduled, live or finished; also in_progress, closed, postponed, cancelled', STATUS_WORDS),
       include_markets: withDefault(boolean('false omits markets'), true),
       include_boxscore: withDefault(boolean('false omits boxscore'), true),
       limit: withDefault(integer('Page size', 1, 1000), 100),

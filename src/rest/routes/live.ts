@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { list, page } from '../envelope';
-import { id, ids, integer, oneOf, someOf, text, withDefault, date } from '../params';
+import { LIVE_MARKET_TYPES, MARKET_TYPES, SIDES } from '../../graphql/arguments';
+import { date, id, ids, instant, integer, oneOf, someOf, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_VALUES } from './periods';
 
@@ -8,7 +9,7 @@ import { PERIOD_VALUES } from './periods';
 // Live*.ts) check the plans and the arguments; this table only names parameters and envelopes.
 
 /** market_type values of the live filter; player_props is accepted and has no markets (README). */
-export const LIVE_MARKET_TYPES = ['spread', 'moneyline', 'total', 'player_props'] as const;
+export { LIVE_MARKET_TYPES };
 
 /**
  * Variables of the LiveOdds operation (and of the Socket.IO push, which uses the same selection):
@@ -54,9 +55,9 @@ export const liveRoutes = defineRoutes([
       'direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total), none.',
     params: z.object({
       game_id: ids('Only these games'),
-      market_type: someOf('Only these market types', ['moneyline', 'spread', 'total', 'player_props'] as const),
+      market_type: someOf('Only these market types', LIVE_MARKET_TYPES),
       book_id: ids('Only these sportsbooks'),
-      side: someOf('Only these sides', ['home', 'away', 'over', 'under'] as const),
+      side: someOf('Only these sides', SIDES),
       period: someOf('Only these periods (full is an alias of full_game)', PERIOD_VALUES),
     }),
     operation: 'LiveMovement',
@@ -74,9 +75,9 @@ export const liveRoutes = defineRoutes([
       start_date: date('First league-local day of the games, inclusive (required)'),
       end_date: date('Last league-local day of the games, inclusive (required, at most 31 days after start_date)'),
       game_id: ids('Only these games'),
-      market_type: someOf('Only these market types', ['moneyline', 'spread', 'total'] as const),
+      market_type: someOf('Only these market types', MARKET_TYPES),
       book_id: ids('Only these sportsbooks'),
-      at: text('Extension: an ISO 8601 instant; the prices as they stood then instead of the closing line', 40),
+      at: instant('Extension: an ISO 8601 instant; the prices as they stood then instead of the closing line'),
       limit: withDefault(integer('Page size', 1, 1000), 100),
       offset: withDefault(integer('Index of the first snapshot', 0, 2_147_483_647), 0),
     }),

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { findArbitrage } from '../../../src/domain/arbitrage';
+import { roundTo } from '../../../src/domain/rounding';
 import { americanToDecimal, InvalidOddsError } from '../../../src/domain/odds-format';
 
 describe('findArbitrage', () => {
@@ -33,6 +34,21 @@ describe('findArbitrage', () => {
   });
 
   test.each([
+    // sum 0.99999: a real but tiny arbitrage whose profit shows as 0.00 % and total as 1.0000
+    ['a profit of 0.001 %, shown as 0.00', [2, 1 / (1 - 0.5 - 0.00001)]],
+    ['a profit of 1e-13 %', [2, 2 + 4e-15]],
+  ])('when the prices are %s, then the figures shown tell no arbitrage and none is flagged', (_label, prices) => {
+    expect(prices.reduce((acc, d) => acc + 1 / d, 0)).toBeLessThan(1);
+    expect(findArbitrage(prices)).toBeNull();
+  });
+
+  test('when the profit shows as 0.01 %, then it is an arbitrage', () => {
+    const arb = findArbitrage([2, 1 / (0.5 - 0.0001)]);
+    expect(roundTo(arb!.profit_percentage, 2)).toBe(0.01);
+    expect(roundTo(arb!.total_implied_probability, 4)).toBe(0.9999);
+  });
+
+  test.each([
     ['a single price', [2.1]],
     ['a price of 1', [1, 2.5]],
     ['a NaN price', [NaN, 2.5]],
@@ -45,7 +61,8 @@ describe('findArbitrage', () => {
       fc.property(fc.array(fc.double({ min: 1.01, max: 30, noNaN: true }), { minLength: 2, maxLength: 6 }), (prices) => {
         const arb = findArbitrage(prices);
         const total = prices.reduce((acc, d) => acc + 1 / d, 0);
-        if (total >= 1) return arb === null;
+        const shown = total < 1 && roundTo((1 / total - 1) * 100, 2) > 0 && roundTo(total, 4) < 1;
+        if (!shown) return arb === null;
         return (
           arb !== null &&
           Math.abs(arb.stakes.reduce((a, b) => a + b, 0) - 1) <= 1e-12 &&

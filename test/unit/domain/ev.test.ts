@@ -33,20 +33,31 @@ describe('valueMetrics', () => {
     });
   });
 
-  test('when the true probability beats the break-even probability, then the bet is profitable (and only then)', () => {
+  test('when the ev_per_100 shown (2 decimals) is above 0, then the bet is profitable (and only then)', () => {
     fc.assert(
       fc.property(
         fc.double({ min: 1.01, max: 50, noNaN: true }),
         fc.double({ min: 0.001, max: 0.999, noNaN: true }),
         (d, p) => {
           const m = valueMetrics({ decimalOdds: d, trueProbability: p, stale: false, arbitrage: false });
-          const clearlyAbove = p > m.break_even_probability * (1 + 1e-9);
           const clearlyBelow = p < m.break_even_probability * (1 - 1e-9);
-          return (!clearlyAbove || m.profitable) && (!clearlyBelow || !m.profitable) &&
+          return m.profitable === roundTo(m.ev_per_100, 2) > 0 && (!clearlyBelow || !m.profitable) &&
             Math.abs(m.edge_percentage - m.ev_per_100) <= 1e-9;
         },
       ),
     );
+  });
+
+  test.each<[string, number, number, boolean]>([
+    // 0.5006 at 1.99781: ev_per_100 = 0.0104, shown as 0.01
+    ['a true probability a hair above break-even, shown as ev 0.01', 1.99781, 0.5006, true],
+    // a positive float epsilon (ev 0.004) is shown as 0.00: not profitable
+    ['an edge of 0.004 per 100', 2, 0.50002, false],
+    ['an edge of 1e-12 per 100', 2, 0.5 + 5e-15, false],
+  ])('when the bet is %s, then profitable follows the ev_per_100 shown', (_label, d, p, profitable) => {
+    const m = valueMetrics({ decimalOdds: d, trueProbability: p, stale: false, arbitrage: false });
+    expect(m.ev_per_100).toBeGreaterThan(0);
+    expect({ shown: roundTo(m.ev_per_100, 2) > 0, profitable: m.profitable }).toEqual({ shown: profitable, profitable });
   });
 
   test.each<[string, number, number]>([
