@@ -2,6 +2,7 @@ import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { ingestDocuments } from '../ingest/ingest';
 import { listFeedFiles, readSources } from '../ingest/sources';
+import { createRedisBus, type EventBus } from '../events/bus';
 import { withDatabase } from './database';
 
 export function registerIngestCommand(program: Command): void {
@@ -11,7 +12,12 @@ export function registerIngestCommand(program: Command): void {
     .description('normalise upstream feed documents and store them; each document is one transaction')
     .option('--quiet', 'print only the summary line')
     .action(async (target: string, options: { quiet?: boolean }) => {
-      await withDatabase('odds ingest', async (db) => {
+      await withDatabase('odds ingest', async (db, config) => {
+        // With REDIS_URL, API processes on the same database push what this command writes (each
+        // document's changes are published after its commit); without it there is no one to tell.
+        const bus: EventBus | undefined = config.redisUrl
+          ? await createRedisBus(config.redisUrl, (error) => process.stderr.write(`redis bus error: ${error.message}\n`))
+          : undefined;
         const files = target === '-' ? 1 : listFeedFiles(target).length;
         // A bar only where someone watches: on a terminal, never in pipes or CI logs.
         const bar = process.stderr.isTTY && !options.quiet
@@ -22,6 +28,7 @@ export function registerIngestCommand(program: Command): void {
         let filesDone = 0;
         const summary = await ingestDocuments(readSources(target), {
           db,
+          bus,
           onRejected: (_name, message) => {
             bar?.stop();
             process.stderr.write(`rejected ${message}\n`);
@@ -33,7 +40,7 @@ export function registerIngestCommand(program: Command): void {
             filesDone = seenFiles.size - 1;
             bar?.update(filesDone, { documents: s.documents, rejected: s.rejected });
           },
-        });
+        }).finally(() => bus?.close());
         bar?.update(files);
         bar?.stop();
         process.stdout.write(

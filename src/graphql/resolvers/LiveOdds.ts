@@ -2,7 +2,8 @@ import { requirePlan } from '../../auth/viewer';
 import { findLiveGames } from '../../db/movement-repository';
 import { AppError } from '../../errors';
 import { LIVE_STATUSES } from '../../ingest/status-map';
-import type { LiveReason, LiveScope } from '../../events/live-feed';
+import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
+import { liveStream } from '../live-streams';
 import { formatAmerican, impliedProbability } from '../../domain';
 import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
@@ -41,6 +42,11 @@ const unshared: Share = (_key, make) => make();
  * `share` lets the subscribers of one push read the game list once.
  */
 export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason: LiveReason, share: Share = unshared): Promise<ResolversTypes['LiveOdds']> {
+  // On a live transport, the snapshot applies at the stream's seq as it stands before the reads: a
+  // delta committed during them is sent again after it (applying a delta twice changes nothing).
+  const feed = liveFeedOf(ctx);
+  const stream = feed ? liveStream(feed, ctx.db.prisma, scope) : null;
+  const at = stream ? { stream: stream.id, seq: stream.seq } : { stream: null, seq: null };
   const games = await share(`live-games:${scope.gameId ?? '*'}`, () =>
     findLiveGames(ctx.db.prisma, LIVE_STATUSES, scope.gameId != null ? [scope.gameId] : undefined),
   );
@@ -55,7 +61,7 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
       if (!newest || q.seenAt > newest) newest = q.seenAt;
     }
   });
-  return { updated_at: newest, count: games.length, games, reason };
+  return { updated_at: newest, count: games.length, games, reason, ...at };
 }
 
 export const LiveQuery: QueryResolvers = {
