@@ -47,13 +47,15 @@ describeWithRedis('two processes sharing Redis', () => {
     const { key } = await createKey(db.prisma, { plan: 'pro', expiresAt: null });
     const socket = connect(`${servers[1]!.url}/live-odds`, { auth: { apiKey: key }, transports: ['websocket'], reconnection: false, forceNew: true });
     const pushes: any[] = [];
+    const changes: any[] = [];
     socket.on('live_odds', (p) => pushes.push(p));
+    socket.on('odds_change', (d) => changes.push(d));
     await waitFor('the snapshot', () => pushes.length > 0);
 
     await ingestDocuments([capture('2026-01-24T01:01:00.000Z', game(-7.5))], { db, bus: servers[0]!.bus });
     // Other events may cross the shared Redis channel (the setup ingest, other test runs): wait for ours.
-    const homePoint = (p: any) => p.data?.[0]?.markets.spread.outcomes.find((o: any) => o.side === 'home')?.point;
-    await waitFor('the change push from the other process', () => pushes.some((p) => p.reason === 'change' && homePoint(p) === -7.5));
+    const homePoint = (d: any) => d.quotes.find((q: any) => q.game_id === 3001 && q.side === 'home')?.point;
+    await waitFor('the delta from the other process', () => changes.some((d) => homePoint(d) === -7.5));
     socket.close();
   });
 });
