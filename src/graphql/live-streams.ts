@@ -119,6 +119,22 @@ export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveS
   return games.length || quotes.length ? { games, quotes } : null;
 }
 
+/**
+ * The part of `change` that differs from what a stream last sent (`said`: key -> values, updated
+ * here), or null when nothing does. A quote changes as a whole when any of its values changes.
+ */
+function unsent(change: Pick<LiveOddsChange, 'games' | 'quotes'>, said: Map<string, string>): Pick<LiveOddsChange, 'games' | 'quotes'> | null {
+  const fresh = <T extends object>(key: string, item: T) => {
+    const values = JSON.stringify(item);
+    if (said.get(key) === values) return false;
+    said.set(key, values);
+    return true;
+  };
+  const games = change.games.filter((g) => fresh(`g${g.game_id}`, g));
+  const quotes = change.quotes.filter((q) => fresh(`q${q.game_id}|${q.book_id}|${q.market_type}|${q.period}|${q.side}|${q.is_live}`, q));
+  return games.length || quotes.length ? { games, quotes } : null;
+}
+
 /** The delta stream of one scope in one process. */
 export interface LiveStream {
   readonly id: string;
@@ -151,6 +167,7 @@ function createStream(feed: LiveFeed, prisma: PrismaClient, scope: LiveScope, di
   /** Deltas by seq, oldest first; a null marks a delta lost to a read error (a gap nobody can replay). */
   const window: Array<LiveOddsChange | null> = [];
   const listeners = new Set<(change: LiveOddsChange) => void>();
+  const said = new Map<string, string>();
   let idle: NodeJS.Timeout | null = null;
   // Ticks are handled one after another, so seq follows the ingest order even when reads overlap.
   let chain: Promise<void> = Promise.resolve();
@@ -170,6 +187,9 @@ function createStream(feed: LiveFeed, prisma: PrismaClient, scope: LiveScope, di
       record(null);
       return;
     }
+    if (!inScope) return;
+    // Only what differs from what this stream last said: the read returns whole markets of a book.
+    inScope = unsent(inScope, said);
     if (!inScope) return;
     seq++;
     const change: LiveOddsChange = { stream: id, seq, base_seq: seq - 1, at: tick.seenAt ?? tick.at, ...inScope };
