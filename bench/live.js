@@ -78,7 +78,8 @@ async function server() {
 
   const db = await openDatabase({ dataDir: MEMORY, databaseUrl: process.env.DATABASE_URL || undefined });
   await seedReferenceData(db.prisma);
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: 'memory://' });
+  // No interval snapshot during the run: the deltas are what is measured.
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: 'memory://', LIVE_PUSH_INTERVAL_MS: '600000' });
   // The bus as the service has it, with the moment each change is published (after its commit).
   const local = createLocalBus();
   let publishedAt = 0;
@@ -151,13 +152,20 @@ function worker() {
   (async () => {
     for (let i = 0; i < n; i++) {
       const s = io(url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
-      s.on('live_odds', (p) => {
-        snapshotBytes = JSON.stringify(p).length;
+      // Ready when every socket holds its first snapshot (service) or is connected (bare).
+      const ready = () => {
+        if (ready.done) return;
+        ready.done = true;
         if (++snapshots === n) process.send({ type: 'snapshots', bytes: snapshotBytes });
+      };
+      s.on('live_odds', (p) => {
+        snapshotBytes = Buffer.byteLength(JSON.stringify(p));
+        ready();
       });
       s.on('connect', () => {
-        if (!auth.apiKey && ++snapshots === n) process.send({ type: 'snapshots', bytes: 0 });
+        if (!auth.apiKey) ready();
       });
+      s.on('connect_error', (e) => console.error(`client ${i}: ${e.message}`));
       s.on('odds_change', (d) => {
         if (wanted === null || seen.has(i)) return;
         const home = d.quotes.find((q) => q.game_id === 1 && q.market_type === 'spread' && q.side === 'home' && q.book_id === BOOKS[0]);
