@@ -11,7 +11,7 @@ import { displayedQuotes } from '../quotes';
 import { outcomeTeam } from './Market';
 
 // Live odds (spec 4.8 and 6): the one read behind GET /odds/live, Query.liveGames and every push of
-// Subscription.liveOdds (graphql-ws and the Socket.IO bridge alike).
+// Subscription.liveOdds and of the Socket.IO snapshots.
 
 /** Market types of the live filter; player_props is accepted and matches no stored quote. */
 export const LIVE_MARKET_TYPES = ['spread', 'moneyline', 'total', 'player_props'] as const;
