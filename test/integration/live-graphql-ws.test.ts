@@ -12,6 +12,8 @@ let clock = Date.parse('2026-01-24T01:00:00.000Z');
 const nextSeen = () => new Date((clock += 60_000)).toISOString();
 
 const QUERY = 'subscription ($gameId: Int) { liveOdds(gameId: $gameId) { reason updated_at count stream seq games { game_id markets { spread { outcomes { side point } } } } } }';
+const SCOPED =
+  'subscription ($gameId: Int, $marketType: String, $bookId: Int) { liveOdds(gameId: $gameId, marketType: $marketType, bookId: $bookId) { games { markets { spread { outcomes { book_id side } } } } } }';
 const CHANGES =
   'subscription ($gameId: Int, $marketType: String, $bookId: Int, $stream: String, $afterSeq: Int) { liveOddsChanges(gameId: $gameId, marketType: $marketType, bookId: $bookId, stream: $stream, afterSeq: $afterSeq) { stream seq base_seq quotes { game_id book_id market_type side point price is_live } games { game_id status } } }';
 
@@ -79,6 +81,18 @@ describe('graphql-ws Subscription.liveOdds', () => {
     expect(other.results).toEqual([]);
     expect(total.results).toEqual([]);
     expect(spread.results[0].data.liveOddsChanges.quotes.every((q: any) => q.market_type === 'spread' && q.book_id === 15)).toBe(true);
+  });
+
+  test('when liveOdds names a book or a market type, then the snapshot markets carry only those', async () => {
+    const key = (await t.createKey('pro')).key;
+    const book = track(run(t, { apiKey: key }, { gameId: 4001, bookId: 68 }, SCOPED));
+    const total = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'total' }, SCOPED));
+    const both = track(run(t, { apiKey: key }, { gameId: 4001, bookId: 15, marketType: 'spread' }, SCOPED));
+    await waitFor('the snapshots', () => [book, total, both].every((r) => r.results.length > 0));
+    const spread = (r: Run) => r.results[0].data.liveOdds.games[0].markets.spread.outcomes;
+    expect(spread(book)).toEqual([]);
+    expect(spread(total)).toEqual([]);
+    expect(spread(both).map((o: any) => o.book_id)).toEqual([15, 15]);
   });
 
   test('when afterSeq names a stream this server does not hold, then the change subscription says to take a snapshot', async () => {

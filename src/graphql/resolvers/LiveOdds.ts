@@ -4,6 +4,7 @@ import { AppError } from '../../errors';
 import { LIVE_STATUSES } from '../../ingest/status-map';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
 import { liveStream } from '../live-streams';
+import { withLiveScope } from '../live-scope';
 import { formatAmerican, impliedProbability } from '../../domain';
 import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
@@ -61,7 +62,7 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
       if (!newest || q.seenAt > newest) newest = q.seenAt;
     }
   });
-  return { updated_at: newest, count: games.length, games, reason, ...at };
+  return { updated_at: newest, count: games.length, games: games.map((g) => withLiveScope(g, scope)), reason, ...at };
 }
 
 export const LiveQuery: QueryResolvers = {
