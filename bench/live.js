@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 'use strict';
-// Live push latency and memory with many Socket.IO clients on one process, against a bare Socket.IO
-// broadcast of the same payload measured in the same run.
+// Live delta latency, bytes and memory with many Socket.IO clients in separate processes, against a
+// bare Socket.IO broadcast of the same payload measured in the same run.
 //
-//   npx tsc -p tsconfig.build.json && node bench/live.js
+//   npm run build && node bench/live.js
 //
-// The server runs in a child process (so its RSS is its own); this process holds the clients. For
-// each of BENCH_INGESTS ingests (a price change of one live game), it measures the time from the
-// start of the ingest to the moment the last of BENCH_CLIENTS clients has the change, then the
-// time from a bare `nsp.emit` of the same payload to the last client receiving it. It prints p50 and
-// p99 of both, their ratio, and the server's RSS growth per connection. BENCH_CLIENTS (default
-// 1000), BENCH_INGESTS (default 20), BENCH_GAMES (live games, default 4), DATABASE_URL (PostgreSQL;
-// default in-memory PGlite).
+// The server runs in a child process (so its RSS is its own); the clients run in BENCH_WORKERS
+// (default 4) other child processes; this process only coordinates. For each of BENCH_INGESTS
+// ingests (a new spread line of one live game), it measures the time from the bus publication of
+// the ingest's change (after its commit) to the moment the last of BENCH_CLIENTS clients holds an
+// `odds_change` carrying the new line; then, with the same number of clients on a bare Socket.IO
+// server in the same process as the service, the time from `nsp.emit` of that same delta to the
+// last client. It prints p50 and p99 of both, their ratio, bytes per delta and per snapshot, and the
+// server's idle memory per connection (RSS and heap after GC, before and after the clients
+// connect). BENCH_CLIENTS (default 1000), BENCH_INGESTS (default 20), BENCH_GAMES (live games,
+// default 4), DATABASE_URL (PostgreSQL; default in-memory PGlite).
 const { fork } = require('node:child_process');
 const http = require('node:http');
 const path = require('node:path');
@@ -19,7 +22,10 @@ const path = require('node:path');
 const CLIENTS = Number(process.env.BENCH_CLIENTS || 1000);
 const INGESTS = Number(process.env.BENCH_INGESTS || 20);
 const GAMES = Number(process.env.BENCH_GAMES || 4);
+const WORKERS = Math.max(4, Number(process.env.BENCH_WORKERS || 4));
 const BOOKS = [15, 68, 69, 71];
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const dist = (p) => require(path.join(__dirname, '..', 'dist', p));
 
@@ -72,8 +78,12 @@ async function server() {
 
   const db = await openDatabase({ dataDir: MEMORY, databaseUrl: process.env.DATABASE_URL || undefined });
   await seedReferenceData(db.prisma);
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: 'memory://' });
-  const bus = createLocalBus();
+  // No interval snapshot during the run: the deltas are what is measured.
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: 'memory://', LIVE_PUSH_INTERVAL_MS: '600000' });
+  // The bus as the service has it, with the moment each change is published (after its commit).
+  const local = createLocalBus();
+  let publishedAt = 0;
+  const bus = { ...local, publish: (topic, event) => ((publishedAt = now()), local.publish(topic, event)) };
   const app = createApp({ config, db, bus, logger: createLogger(config) });
   let clock = Date.parse('2026-01-24T01:00:00.000Z');
   const nextSeen = () => new Date((clock += 60_000)).toISOString();
@@ -87,17 +97,23 @@ async function server() {
   const bareNsp = bare.of('/bare');
   await new Promise((r) => bareHttp.listen(0, '127.0.0.1', r));
 
+  const memory = async () => {
+    for (let i = 0; i < 3; i++) {
+      global.gc();
+      await sleep(200);
+    }
+    const m = process.memoryUsage();
+    return { rss: m.rss, heap: m.heapUsed + m.external };
+  };
   process.on('message', async (msg) => {
-    if (msg.type === 'rss') {
-      if (global.gc) global.gc();
-      process.send({ type: 'rss', rss: process.memoryUsage().rss });
+    if (msg.type === 'memory') {
+      process.send({ type: 'memory', ...(await memory()) });
     } else if (msg.type === 'ingest') {
-      const t0 = Date.now();
       await ingestDocuments([capture(nextSeen(), msg.line)], { db, bus });
-      process.send({ type: 'ingested', t0 });
+      process.send({ type: 'ingested', t0: publishedAt });
     } else if (msg.type === 'broadcast') {
-      const t0 = Date.now();
-      bareNsp.emit('live_odds', msg.payload);
+      const t0 = now();
+      bareNsp.emit('odds_change', msg.payload);
       process.send({ type: 'broadcasted', t0 });
     } else if (msg.type === 'stop') {
       bare.close();
@@ -111,15 +127,67 @@ async function server() {
   process.send({ type: 'ready', port: app.httpServer.address().port, barePort: bareHttp.address().port, key });
 }
 
-// ---------------------------------------------------------------- clients (this process)
+// ---------------------------------------------------------------- client worker (child process)
+// Holds its share of sockets; for each wanted line, reports when the last of them got an
+// odds_change carrying it (and the payload, once).
+function worker() {
+  const { io } = require('socket.io-client');
+  const [url, n, auth] = [process.argv[3], Number(process.argv[4]), JSON.parse(process.argv[5])];
+  let wanted = null;
+  let seen = new Set();
+  let latest = 0;
+  let snapshots = 0;
+  let snapshotBytes = 0;
+  const sockets = [];
+  process.on('message', (m) => {
+    if (m.type === 'want') {
+      wanted = m.line;
+      seen = new Set();
+      latest = 0;
+    } else if (m.type === 'stop') {
+      for (const s of sockets) s.close();
+      process.exit(0);
+    }
+  });
+  (async () => {
+    for (let i = 0; i < n; i++) {
+      const s = io(url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
+      // Ready when every socket holds its first snapshot (service) or is connected (bare).
+      const ready = () => {
+        if (ready.done) return;
+        ready.done = true;
+        if (++snapshots === n) process.send({ type: 'snapshots', bytes: snapshotBytes });
+      };
+      s.on('live_odds', (p) => {
+        snapshotBytes = Buffer.byteLength(JSON.stringify(p));
+        ready();
+      });
+      s.on('connect', () => {
+        if (!auth.apiKey) ready();
+      });
+      s.on('connect_error', (e) => console.error(`client ${i}: ${e.message}`));
+      s.on('odds_change', (d) => {
+        if (wanted === null || seen.has(i)) return;
+        const home = d.quotes.find((q) => q.game_id === 1 && q.market_type === 'spread' && q.side === 'home' && q.book_id === BOOKS[0]);
+        if (!home || home.point !== wanted) return;
+        seen.add(i);
+        latest = Math.max(latest, now());
+        if (seen.size === n) process.send({ type: 'got', line: wanted, last: latest, payload: d, bytes: Buffer.byteLength(JSON.stringify(d)) });
+      });
+      sockets.push(s);
+      // A short pause every 50 connections keeps the handshakes from timing out on small machines.
+      if (i % 50 === 49) await sleep(20);
+    }
+  })();
+}
+
+// ---------------------------------------------------------------- coordinator (this process)
 const pct = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return +sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1);
 };
 
-async function main() {
-  const { io } = require('socket.io-client');
-  const child = fork(__filename, ['server'], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+function channel(child) {
   const inbox = [];
   const waiters = [];
   child.on('message', (m) => {
@@ -127,106 +195,80 @@ async function main() {
     if (i >= 0) waiters.splice(i, 1)[0].resolve(m);
     else inbox.push(m);
   });
-  const receive = (type) =>
-    new Promise((resolve) => {
+  const receive = (type, ms = 180_000) =>
+    new Promise((resolve, reject) => {
       const i = inbox.findIndex((m) => m.type === type);
-      if (i >= 0) resolve(inbox.splice(i, 1)[0]);
-      else waiters.push({ type, resolve });
+      if (i >= 0) return resolve(inbox.splice(i, 1)[0]);
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${type}`)), ms);
+      waiters.push({ type, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
-  const ask = (msg, reply) => {
-    child.send(msg);
-    return receive(reply);
-  };
-  const waitUntil = async (what, predicate, ms = 120_000) => {
-    const start = Date.now();
-    while (!predicate()) {
-      if (Date.now() - start > ms) throw new Error(`timed out: ${what}`);
-      await new Promise((r) => setTimeout(r, 2));
-    }
-  };
+  return { receive, ask: (msg, reply) => (child.send(msg), receive(reply)) };
+}
 
-  const { port, barePort, key } = await receive('ready');
-  const rssBefore = (await ask({ type: 'rss' }, 'rss')).rss;
+function startWorkers(url, auth) {
+  const per = Math.ceil(CLIENTS / WORKERS);
+  return Array.from({ length: WORKERS }, () => {
+    const child = fork(__filename, ['worker', url, String(per), JSON.stringify(auth)], { stdio: 'inherit' });
+    return { child, ...channel(child) };
+  });
+}
 
-  // Live: CLIENTS sockets on /live-odds, each recording when it saw the changed line.
-  let wanted = null;
-  const seenAt = new Array(CLIENTS).fill(0);
-  let firstPushes = 0;
-  let lastPayload = null;
-  const sockets = [];
-  for (let i = 0; i < CLIENTS; i++) {
-    const s = io(`http://127.0.0.1:${port}/live-odds`, { auth: { apiKey: key }, transports: ['websocket'], reconnection: false, forceNew: true });
-    let first = true;
-    s.on('live_odds', (p) => {
-      if (first) {
-        first = false;
-        firstPushes++;
-      }
-      if (wanted === null || !p.success) return;
-      const home = p.data[0].markets.spread.outcomes.find((o) => o.side === 'home' && o.book_id === BOOKS[0]);
-      if (home && home.point === wanted && !seenAt[i]) {
-        seenAt[i] = Date.now();
-        if (i === 0) lastPayload = p;
-      }
-    });
-    sockets.push(s);
-    // A short pause every 100 connections keeps the handshakes from timing out on small machines.
-    if (i % 100 === 99) await new Promise((r) => setTimeout(r, 20));
-  }
-  await waitUntil('every client connected and got its snapshot', () => firstPushes === CLIENTS);
-  const rssAfter = (await ask({ type: 'rss' }, 'rss')).rss;
+async function main() {
+  const srv = fork(__filename, ['server'], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+  const server = channel(srv);
+  const { port, barePort, key } = await server.receive('ready');
+  const before = await server.ask({ type: 'memory' }, 'memory');
+
+  const service = startWorkers(`http://127.0.0.1:${port}/live-odds`, { apiKey: key });
+  const snapshotBytes = (await Promise.all(service.map((w) => w.receive('snapshots'))))[0].bytes;
+  await sleep(1000);
+  const after = await server.ask({ type: 'memory' }, 'memory');
 
   const live = [];
+  let delta = null;
   for (let n = 0; n < INGESTS; n++) {
-    seenAt.fill(0);
-    wanted = -4.5 - n; // a new line each time: an unchanged one pushes nothing
-    const { t0 } = await ask({ type: 'ingest', line: wanted }, 'ingested');
-    await waitUntil('every client got the change', () => seenAt.every((t) => t > 0));
-    live.push(Math.max(...seenAt) - t0);
+    const line = -4.5 - n; // a new line each time: an unchanged one pushes nothing
+    for (const w of service) w.child.send({ type: 'want', line });
+    const got = Promise.all(service.map((w) => w.receive('got', 30_000)));
+    const { t0 } = await server.ask({ type: 'ingest', line }, 'ingested');
+    const reports = await got;
+    live.push(Math.max(...reports.map((r) => r.last)) - t0);
+    delta = reports[0];
+    await sleep(100);
   }
-  wanted = null;
-  for (const s of sockets) s.close();
+  for (const w of service) w.child.send({ type: 'stop' });
 
-  // Baseline: the same number of clients on a bare namespace, the same payload broadcast.
-  const bareSeen = new Array(CLIENTS).fill(0);
-  let bareConnected = 0;
-  const bareSockets = [];
-  for (let i = 0; i < CLIENTS; i++) {
-    const s = io(`http://127.0.0.1:${barePort}/bare`, { transports: ['websocket'], reconnection: false, forceNew: true });
-    s.on('connect', () => bareConnected++);
-    s.on('live_odds', () => {
-      bareSeen[i] = Date.now();
-    });
-    bareSockets.push(s);
-    if (i % 100 === 99) await new Promise((r) => setTimeout(r, 20));
-  }
-  await waitUntil('every bare client connected', () => bareConnected === CLIENTS);
+  // Baseline: as many clients on a bare namespace, the same delta broadcast.
+  const bareWorkers = startWorkers(`http://127.0.0.1:${barePort}/bare`, {});
+  await Promise.all(bareWorkers.map((w) => w.receive('snapshots')));
+  await sleep(1000);
   const bare = [];
+  const line = delta.payload.quotes.find((q) => q.game_id === 1 && q.market_type === 'spread' && q.side === 'home' && q.book_id === BOOKS[0]).point;
   for (let n = 0; n < INGESTS; n++) {
-    bareSeen.fill(0);
-    const { t0 } = await ask({ type: 'broadcast', payload: lastPayload }, 'broadcasted');
-    await waitUntil('every bare client got the broadcast', () => bareSeen.every((t) => t > 0));
-    bare.push(Math.max(...bareSeen) - t0);
+    for (const w of bareWorkers) w.child.send({ type: 'want', line });
+    const got = Promise.all(bareWorkers.map((w) => w.receive('got', 30_000)));
+    const { t0 } = await server.ask({ type: 'broadcast', payload: delta.payload }, 'broadcasted');
+    bare.push(Math.max(...(await got).map((r) => r.last)) - t0);
+    await sleep(100);
   }
-  for (const s of bareSockets) s.close();
-  child.send({ type: 'stop' });
+  for (const w of bareWorkers) w.child.send({ type: 'stop' });
+  srv.send({ type: 'stop' });
 
-  const bytes = Buffer.byteLength(JSON.stringify(lastPayload));
-  console.log(`live pushes: ${CLIENTS} Socket.IO clients on /live-odds, ${GAMES} live games x ${BOOKS.length} books, payload ${(bytes / 1024).toFixed(1)} KiB, ${INGESTS} ingests`);
-  console.log(`  ingest -> last client   p50 ${pct(live, 50)} ms   p99 ${pct(live, 99)} ms`);
-  console.log(`  bare broadcast (same payload, same clients count)   p50 ${pct(bare, 50)} ms   p99 ${pct(bare, 99)} ms`);
-  console.log(`  ratio live/bare   p50 ${(pct(live, 50) / Math.max(1, pct(bare, 50))).toFixed(2)}x   p99 ${(pct(live, 99) / Math.max(1, pct(bare, 99))).toFixed(2)}x`);
-  console.log(`  server RSS: ${(rssBefore / 2 ** 20).toFixed(1)} MiB before, ${(rssAfter / 2 ** 20).toFixed(1)} MiB with ${CLIENTS} connections -> ${((rssAfter - rssBefore) / CLIENTS / 1024).toFixed(1)} KiB per connection`);
+  const perSocket = (a, b) => ((b - a) / CLIENTS / 1024).toFixed(1);
+  console.log(`live deltas: ${CLIENTS} Socket.IO clients on /live-odds in ${WORKERS} processes, ${GAMES} live games x ${BOOKS.length} books, ${INGESTS} ingests, node ${process.version}`);
+  if (process.env.BENCH_SHOW_DELTA) console.log(JSON.stringify(delta.payload));
+  console.log(`  bytes: ${delta.bytes} per delta (odds_change), ${(snapshotBytes / 1024).toFixed(1)} KiB per snapshot (live_odds)`);
+  console.log(`  publish -> last client holds the delta   p50 ${pct(live, 50)} ms   p99 ${pct(live, 99)} ms`);
+  console.log(`  bare broadcast of the same delta          p50 ${pct(bare, 50)} ms   p99 ${pct(bare, 99)} ms`);
+  // RSS after GC swings by megabytes as the allocator returns pages (it printed negative figures);
+  // the V8 heap plus external buffers is what the connections hold.
+  console.log(`  idle memory per connection (server, V8 heap + external after GC): ${perSocket(before.heap, after.heap)} KiB (RSS ${perSocket(before.rss, after.rss)} KiB, noisy)`);
+  console.log(`live: p99 ${(pct(live, 99) / Math.max(0.1, pct(bare, 99))).toFixed(2)}x a bare broadcast of the same bytes (p50 ${(pct(live, 50) / Math.max(0.1, pct(bare, 50))).toFixed(2)}x)`);
+  process.exit(0);
 }
 
-if (process.argv[2] === 'server') {
-  server().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  main().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+const role = process.argv[2];
+(role === 'server' ? server : role === 'worker' ? async () => worker() : main)().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

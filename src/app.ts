@@ -270,7 +270,7 @@ export function createApp(deps: AppDeps): App {
   httpServer.on('clientError', answerClientError);
 
   // Live transports on the same server: graphql-ws takes the upgrades of /graphql, Socket.IO serves
-  // /live-odds. Both run Subscription.liveOdds off one feed per process (fed by the bus: in-process
+  // /live-odds. Both run the live subscriptions off one feed per process (fed by the bus: in-process
   // or Redis), and both re-check connected keys so a revocation disconnects within seconds.
   const feed = createLiveFeed(deps.bus, { intervalMs: deps.config.livePushIntervalMs });
   const keyLookup = createKeyLookup(deps.db.prisma);

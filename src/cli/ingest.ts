@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ingestDocuments } from '../ingest/ingest';
 import type { IngestSummary } from '../ingest/ingest';
 import { DamagedFileError, listFeedFiles, readSources } from '../ingest/sources';
+import { createRedisBus, type EventBus } from '../events/bus';
 import { withDatabase } from './database';
 
 /** What a run stopped by a damaged file left stored. */
@@ -19,7 +20,12 @@ export function registerIngestCommand(program: Command): void {
     .description('normalise upstream feed documents and store them; each document is one transaction')
     .option('--quiet', 'print only the summary line')
     .action(async (target: string, options: { quiet?: boolean }) => {
-      await withDatabase('odds ingest', async (db) => {
+      await withDatabase('odds ingest', async (db, config) => {
+        // With REDIS_URL, API processes on the same database push what this command writes (each
+        // document's changes are published after its commit); without it there is no one to tell.
+        const bus: EventBus | undefined = config.redisUrl
+          ? await createRedisBus(config.redisUrl, (error) => process.stderr.write(`redis bus error: ${error.message}\n`))
+          : undefined;
         const files = target === '-' ? 1 : listFeedFiles(target).length;
         // A bar only where someone watches: on a terminal, never in pipes or CI logs.
         const bar = process.stderr.isTTY && !options.quiet
@@ -31,6 +37,7 @@ export function registerIngestCommand(program: Command): void {
         let sofar: IngestSummary | undefined;
         const summary = await ingestDocuments(readSources(target), {
           db,
+          bus,
           onRejected: (_name, message) => {
             bar?.stop();
             process.stderr.write(`rejected ${message}\n`);
@@ -43,12 +50,14 @@ export function registerIngestCommand(program: Command): void {
             filesDone = seenFiles.size - 1;
             bar?.update(filesDone, { documents: s.documents, rejected: s.rejected });
           },
-        }).catch((error: unknown) => {
-          bar?.stop();
-          // Each document is its own transaction: those before the damage are stored and stay.
-          if (error instanceof DamagedFileError) throw new Error(`${error.message}; ${committed(sofar)}`);
-          throw error;
-        });
+        })
+          .catch((error: unknown) => {
+            bar?.stop();
+            // Each document is its own transaction: those before the damage are stored and stay.
+            if (error instanceof DamagedFileError) throw new Error(`${error.message}; ${committed(sofar)}`);
+            throw error;
+          })
+          .finally(() => bus?.close());
         bar?.update(files);
         bar?.stop();
         process.stdout.write(

@@ -1,14 +1,30 @@
 import { EventEmitter } from 'node:events';
 import Redis from 'ioredis';
 
-/** What one ingested document changed: published after its transaction commits. */
+/**
+ * The change shape, declared once: the quotes of one game, market and book, of which at least one
+ * moved, appeared or was withdrawn. (src/db's ChangeSet returns the same shape; db may not import
+ * events, so it is structurally the same type.)
+ */
+export interface MarketChange {
+  gameId: number;
+  marketType: string;
+  bookId: number;
+}
+
+/**
+ * What one ingested document changed: published after its transaction commits, once per document
+ * (one ingest = one event, so a subscriber gets the changes of one ingest together). It carries keys,
+ * not values: each API process reads the current rows of those keys once per event (src/graphql/
+ * live-streams.ts), whatever the number of subscribers.
+ */
 export interface OddsChangeEvent {
   /** When the document was seen (its fetched_at, or the time of ingest). */
   at: string;
-  /** Games whose row, status, score or quotes changed. */
+  /** Games whose row, status, score or clock changed. */
   games: number[];
   /** Quotes that moved, appeared or were withdrawn, per game, market and book. */
-  markets: Array<{ gameId: number; marketType: string; bookId: number }>;
+  markets: MarketChange[];
   /**
    * Events may have been lost (the Redis connection was down): treat everything as changed. Sent
    * by each process to itself when its Redis subscription comes back.

@@ -1,26 +1,24 @@
-import type { EventBus, OddsChangeEvent } from './bus';
+import type { EventBus, MarketChange, OddsChangeEvent } from './bus';
 
-// The live topic every subscription listens to: one per process, fed by the event bus. Ingest events
-// are gathered for a short debounce window and leave as one "change" tick; a timer adds an
-// "interval" tick. Every subscription in the process sees the same ticks, so the work of one push
-// (SQL reads, DataLoaders) can be shared through `LiveTick.shared`, whatever the number of clients.
+// The live topic of one process, fed by the event bus: every committed ingest (one bus event) becomes
+// one "change" tick at once, and a timer adds an "interval" tick (the spec's snapshot about every
+// 20 s). Every subscription in the process sees the same ticks, so the work of one push (the SQL read
+// of what changed, DataLoaders) is shared through `LiveTick.shared`, whatever the number of clients.
+
+export type { MarketChange } from './bus';
 
 /** Why a live payload is sent. */
-export type LiveReason = 'snapshot' | 'change' | 'interval';
+export type LiveReason = 'snapshot' | 'change' | 'interval' | 'resync';
 
-export interface MarketChange {
-  gameId: number;
-  marketType: string;
-  bookId: number;
-}
-
-/** One push of the live topic. */
+/** One tick of the live topic. */
 export interface LiveTick {
   /** Increases by one per tick of this feed. */
   seq: number;
   reason: 'change' | 'interval';
   /** When the tick left the feed. */
   at: Date;
+  /** When the ingested document was seen (change ticks). */
+  seenAt: Date | null;
   /** Games whose row, status or score changed (change ticks). */
   games: ReadonlySet<number>;
   /** Quotes that changed, per game, market and book (change ticks). */
@@ -36,7 +34,6 @@ export interface LiveFeed {
   /** Calls `handler` with every tick from now on; returns unsubscribe. */
   onTick(handler: (tick: LiveTick) => void): () => void;
   readonly intervalMs: number;
-  readonly debounceMs: number;
   /** Stops the timer and the bus subscription; handlers get no more ticks. */
   close(): void;
 }
@@ -44,11 +41,6 @@ export interface LiveFeed {
 export interface LiveFeedOptions {
   /** Period of interval ticks (config.livePushIntervalMs). */
   intervalMs: number;
-  /**
-   * How long ingest events are gathered before a change tick (default 25 ms). A burst of documents
-   * becomes one push, and a tick leaves at most this long after the first event of the burst.
-   */
-  debounceMs?: number;
 }
 
 /** What a subscriber wants to hear about: absent fields match everything. */
@@ -58,28 +50,39 @@ export interface LiveScope {
   bookId?: number | null | undefined;
 }
 
-/**
- * Whether a change tick concerns `scope`: a changed quote of the scope's game, market and book, or a
- * changed game row of the scope's game (with no game in scope, any game: one may have started or
- * ended). Interval ticks always concern every scope.
- */
-export function tickConcerns(tick: LiveTick, scope: LiveScope): boolean {
-  if (tick.reason === 'interval') return true;
-  const gameMatches = (id: number) => scope.gameId == null || scope.gameId === id;
-  if ([...tick.games].some(gameMatches)) return true;
-  return tick.markets.some(
-    (m) => gameMatches(m.gameId) && (scope.marketType == null || scope.marketType === m.marketType) && (scope.bookId == null || scope.bookId === m.bookId),
+/** One string per distinct scope: the key of a stream and of a Socket.IO room. */
+export function scopeKey(scope: LiveScope): string {
+  return `${scope.gameId ?? '*'}|${scope.marketType ?? '*'}|${scope.bookId ?? '*'}`;
+}
+
+/** Whether a changed quote key lies in `scope`. */
+export function marketInScope(m: MarketChange, scope: LiveScope): boolean {
+  return (
+    (scope.gameId == null || scope.gameId === m.gameId) &&
+    (scope.marketType == null || scope.marketType === m.marketType) &&
+    (scope.bookId == null || scope.bookId === m.bookId)
   );
 }
 
-function makeTick(seq: number, reason: LiveTick['reason'], games: Set<number>, markets: MarketChange[]): LiveTick {
+/**
+ * Whether a change tick may concern `scope`: a changed quote of the scope's game, market and book, or
+ * a changed game row of the scope's game (any game without one). Interval ticks concern every scope.
+ */
+export function tickConcerns(tick: LiveTick, scope: LiveScope): boolean {
+  if (tick.reason === 'interval') return true;
+  if ([...tick.games].some((id) => scope.gameId == null || scope.gameId === id)) return true;
+  return tick.markets.some((m) => marketInScope(m, scope));
+}
+
+function makeTick(seq: number, reason: LiveTick['reason'], event: OddsChangeEvent | null): LiveTick {
   const memo = new Map<string, unknown>();
   return {
     seq,
     reason,
     at: new Date(),
-    games,
-    markets,
+    seenAt: event ? new Date(event.at) : null,
+    games: new Set(event?.games ?? []),
+    markets: event?.markets ?? [],
     shared<T>(key: string, make: () => T): T {
       if (!memo.has(key)) memo.set(key, make());
       return memo.get(key) as T;
@@ -87,41 +90,25 @@ function makeTick(seq: number, reason: LiveTick['reason'], games: Set<number>, m
   };
 }
 
-/** The live topic of one process over `bus`; see LiveFeedOptions for the timing. */
+/** The live topic of one process over `bus`. */
 export function createLiveFeed(bus: EventBus, options: LiveFeedOptions): LiveFeed {
-  const debounceMs = options.debounceMs ?? 25;
   const handlers = new Set<(tick: LiveTick) => void>();
   let seq = 0;
-  let pendingGames = new Set<number>();
-  let pendingMarkets = new Map<string, MarketChange>();
-  let debounce: NodeJS.Timeout | null = null;
   let closed = false;
 
   const emit = (tick: LiveTick) => {
     for (const handler of [...handlers]) handler(tick);
   };
-  const flush = () => {
-    debounce = null;
-    const tick = makeTick(++seq, 'change', pendingGames, [...pendingMarkets.values()]);
-    pendingGames = new Set();
-    pendingMarkets = new Map();
-    emit(tick);
-  };
-  const onEvent = (event: OddsChangeEvent) => {
-    if (closed) return;
-    for (const id of event.games) pendingGames.add(id);
-    for (const m of event.markets) pendingMarkets.set(`${m.gameId}|${m.marketType}|${m.bookId}`, m);
-    // Not reset by later events: a steady stream of documents must not postpone the push forever.
-    debounce ??= setTimeout(flush, debounceMs);
-  };
-  const unsubscribe = bus.subscribe('odds', onEvent);
-  const interval = setInterval(() => emit(makeTick(++seq, 'interval', new Set(), [])), options.intervalMs);
-  // Neither timer alone should keep a process alive (main.ts decides when to exit).
+  // No debounce: one ingest is one event, already coalesced; waiting would only add latency.
+  const unsubscribe = bus.subscribe('odds', (event) => {
+    if (!closed) emit(makeTick(++seq, 'change', event));
+  });
+  const interval = setInterval(() => emit(makeTick(++seq, 'interval', null)), options.intervalMs);
+  // The timer alone should not keep a process alive (main.ts decides when to exit).
   interval.unref();
 
   return {
     intervalMs: options.intervalMs,
-    debounceMs,
     onTick(handler) {
       handlers.add(handler);
       return () => handlers.delete(handler);
@@ -130,36 +117,39 @@ export function createLiveFeed(bus: EventBus, options: LiveFeedOptions): LiveFee
       closed = true;
       unsubscribe();
       clearInterval(interval);
-      if (debounce) clearTimeout(debounce);
       handlers.clear();
     },
   };
 }
 
 /**
- * The ticks of `feed` that concern `scope` as an async iterator, starting with a `snapshot` item.
- * A slow consumer gets the latest pending tick, not a backlog (each push is a full snapshot, so
- * skipping one loses nothing). `return()` unsubscribes.
+ * An async iterator over values pushed by `start` (which gets a `push` and returns its stop
+ * function), beginning with `first` items. `latestOnly`: a slow consumer gets the newest pending
+ * value, not a backlog (for full snapshots, where skipping one loses nothing); otherwise every value
+ * is kept in order (for deltas). `return()` stops.
  */
-export function liveTicks(feed: LiveFeed, scope: LiveScope): AsyncIterableIterator<LiveTick | { reason: 'snapshot' }> {
-  let first = true;
-  let pending: LiveTick | null = null;
-  let wake: ((result: IteratorResult<LiveTick | { reason: 'snapshot' }>) => void) | null = null;
+export function pushIterator<T>(start: (push: (value: T) => void) => () => void, options: { first?: T[]; latestOnly?: boolean } = {}): AsyncIterableIterator<T> {
+  const queue: T[] = [...(options.first ?? [])];
+  let wake: ((result: IteratorResult<T>) => void) | null = null;
   let done = false;
-  const unsubscribe = feed.onTick((tick) => {
-    if (done || !tickConcerns(tick, scope)) return;
+  const stop = start((value) => {
+    if (done) return;
     if (wake) {
       const resolve = wake;
       wake = null;
-      resolve({ value: tick, done: false });
+      resolve({ value, done: false });
+    } else if (options.latestOnly) {
+      queue.splice(0, queue.length, value);
     } else {
-      pending = tick;
+      queue.push(value);
     }
   });
-  const finish = (): Promise<IteratorResult<LiveTick>> => {
-    done = true;
-    unsubscribe();
-    pending = null;
+  const finish = (): Promise<IteratorResult<T>> => {
+    if (!done) {
+      done = true;
+      stop();
+    }
+    queue.length = 0;
     if (wake) wake({ value: undefined, done: true });
     wake = null;
     return Promise.resolve({ value: undefined, done: true });
@@ -167,15 +157,7 @@ export function liveTicks(feed: LiveFeed, scope: LiveScope): AsyncIterableIterat
   return {
     next() {
       if (done) return Promise.resolve({ value: undefined, done: true });
-      if (first) {
-        first = false;
-        return Promise.resolve({ value: { reason: 'snapshot' as const }, done: false });
-      }
-      if (pending) {
-        const tick = pending;
-        pending = null;
-        return Promise.resolve({ value: tick, done: false });
-      }
+      if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
       return new Promise((resolve) => {
         wake = resolve;
       });

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { LIVE_MARKET_TYPES } from './arguments';
 import { Kind, parse, validate, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema } from 'graphql';
 
 /** src/graphql/operations (also when running from dist/graphql, which has no .graphql files). */
@@ -45,4 +46,24 @@ export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): Map
     operations.set(name, document);
   }
   return operations;
+}
+
+export { LIVE_MARKET_TYPES };
+
+/**
+ * Variables of the LiveOdds operation (GET /odds/live) and of the Socket.IO snapshots, which use the
+ * same selection: the filter plus the @include flag of each market key, so a market type narrows the
+ * markets object to that key and player_props to none.
+ */
+export function liveOddsVariables(filter: { game_id?: number | null | undefined; market_type?: string | null | undefined; book_id?: number | null | undefined }) {
+  const only = filter.market_type ?? null;
+  return {
+    game_id: filter.game_id ?? null,
+    market_type: only,
+    book_id: filter.book_id ?? null,
+    book_ids: filter.book_id != null ? [filter.book_id] : null,
+    moneyline: !only || only === 'moneyline',
+    spread: !only || only === 'spread',
+    total: !only || only === 'total',
+  };
 }

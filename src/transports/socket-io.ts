@@ -1,41 +1,33 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  Kind,
-  parse,
-  subscribe,
-  validate,
-  visit,
-  type DefinitionNode,
-  type DocumentNode,
-  type ExecutionResult,
-  type FragmentDefinitionNode,
-  type GraphQLSchema,
-} from 'graphql';
+import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { Server, type Socket } from 'socket.io';
+import { LiveAuthError, verifyLiveKey } from '../auth/live-key';
 import type { Viewer } from '../auth/viewer';
 import { AppError } from '../errors';
-import { createContext } from '../graphql/context';
-import { OPERATIONS_DIR } from '../graphql/operations';
-import { LIVE_MARKET_TYPES, liveOddsVariables } from '../rest/routes/live';
-import type { LiveTransportDeps } from './graphql-ws';
 import { attachLiveFeed } from '../events/live-feed';
-import { LiveAuthError, verifyLiveKey } from '../auth/live-key';
+import { createContext } from '../graphql/context';
+import { liveStream, type LiveOddsChange } from '../graphql/live-streams';
+import { liveOddsVariables, loadOperations, OPERATIONS_DIR } from '../graphql/operations';
+import type { LiveTransportDeps } from './graphql-ws';
+import { handshakeRequest, parseLiveRequest, type LiveFilter, type LiveRequest } from './live-filter';
 
-// The Socket.IO namespace /live-odds (spec 6): a bridge that runs Subscription.liveOdds on the one
-// schema (one subscription per distinct filter, shared by its sockets), with the selection of
-// GET /odds/live (src/graphql/operations/LiveOdds.graphql), so a push carries exactly the data of that
-// route. There is no other source of live data.
+// The Socket.IO namespace /live-odds (spec 6, docs/live-protocol.md): an adapter over the one schema.
+// Sockets with the same filter share a group: one GraphQL subscription to liveOddsChanges whose
+// deltas go to the group's room as `odds_change` (encoded once per room), and one snapshot read
+// (GET /odds/live's selection, src/graphql/operations/LiveOdds.graphql) shared by the sockets that
+// ask for a snapshot at the same time. There is no other source of live data.
+
+export { parseLiveRequest, type LiveFilter } from './live-filter';
 
 /** Namespace of the push channel (spec 6; no version segment, spec 9). */
 export const LIVE_NAMESPACE = '/live-odds';
 
-/** The filter of a `subscribe` (spec 6); absent fields match everything. */
-export interface LiveFilter {
-  game_id?: number;
-  market_type?: (typeof LIVE_MARKET_TYPES)[number];
-  book_id?: number;
-}
+/**
+ * How long a socket that named no filter in its handshake may take to send `subscribe` before it
+ * gets the unfiltered snapshot: a client that subscribes on connect gets its filtered snapshot first.
+ */
+export const SUBSCRIBE_GRACE_MS = 250;
 
 /** `live_odds`: data is the `data` of GET /odds/live; on failure success is false and error says why. */
 export interface LiveOddsPayload {
@@ -43,8 +35,11 @@ export interface LiveOddsPayload {
   data?: unknown[];
   count?: number;
   updated_at?: string | null;
-  /** Extension: snapshot (first push after subscribe), change or interval. */
+  /** Extension: snapshot (after subscribe), interval, resync (asked for, or a reconnect not replayed). */
   reason?: string;
+  /** Extension: the delta stream of the filter and the seq this snapshot applies at. */
+  stream?: string;
+  seq?: number;
   error?: string;
 }
 
@@ -57,11 +52,13 @@ export interface SubscribeAck {
 
 export interface ServerToClientEvents {
   live_odds: (payload: LiveOddsPayload) => void;
+  odds_change: (change: LiveOddsChange) => void;
 }
 
 export interface ClientToServerEvents {
   subscribe: (filter?: unknown, ack?: (result: SubscribeAck) => void) => void;
   unsubscribe: (ack?: (result: { success: true }) => void) => void;
+  resync: (ack?: (result: { success: true }) => void) => void;
 }
 
 type InterServerEvents = Record<string, never>;
@@ -69,6 +66,8 @@ type InterServerEvents = Record<string, never>;
 interface SocketData {
   viewer: Viewer;
   key: string;
+  /** The subscribe payload of the handshake (auth or query), when it had one. */
+  handshake: LiveRequest | null;
 }
 
 type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -77,95 +76,71 @@ export interface SocketIoDeps extends LiveTransportDeps {
   onError?: (error: unknown) => void;
 }
 
-const FILTER_KEYS = ['game_id', 'market_type', 'book_id'] as const;
-
-/**
- * Checks a `subscribe` payload: undefined/null (no filter) or an object with only game_id and
- * book_id (positive integers) and market_type (spread, moneyline, total, player_props).
- * @throws AppError BAD_REQUEST naming the bad field
- */
-export function parseLiveFilter(raw: unknown): LiveFilter {
-  if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new AppError('BAD_REQUEST', 'invalid subscribe payload: expected an object { game_id?, market_type?, book_id? }');
-  const input = raw as Record<string, unknown>;
-  const unknown = Object.keys(input).filter((k) => !(FILTER_KEYS as readonly string[]).includes(k));
-  if (unknown.length) throw new AppError('BAD_REQUEST', `invalid subscribe payload: unknown field ${unknown[0]} (allowed: ${FILTER_KEYS.join(', ')})`);
-  const filter: LiveFilter = {};
-  for (const name of ['game_id', 'book_id'] as const) {
-    const value = input[name];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647) {
-      throw new AppError('BAD_REQUEST', `invalid subscribe payload: ${name} must be a positive integer`);
-    }
-    filter[name] = value;
-  }
-  const type = input.market_type;
-  if (type !== undefined && type !== null) {
-    if (typeof type !== 'string' || !(LIVE_MARKET_TYPES as readonly string[]).includes(type)) {
-      throw new AppError('BAD_REQUEST', `invalid subscribe payload: market_type must be one of ${LIVE_MARKET_TYPES.join(', ')}`);
-    }
-    filter.market_type = type as LiveFilter['market_type'];
-  }
-  return filter;
-}
-
-const PUSH_OPERATION = `
-subscription LiveOddsPush($game_id: Int, $market_type: String, $book_id: Int, $book_ids: [Int!], $moneyline: Boolean!, $spread: Boolean!, $total: Boolean!) {
-  live: liveOdds(gameId: $game_id, marketType: $market_type, bookId: $book_id) {
+const SNAPSHOT_OPERATION = `
+query LiveOddsSnapshot($game_id: Int, $market_type: String, $book_id: Int, $book_ids: [Int!], $moneyline: Boolean!, $spread: Boolean!, $total: Boolean!) {
+  live: liveGames(gameId: $game_id, marketType: $market_type, bookId: $book_id) {
     updated_at
-    reason
+    stream
+    seq
     items: games { ...LiveGame }
   }
 }`;
 
-/**
- * The push document: the subscription above with the fragments of LiveOdds.graphql and of the shared
- * fragments file that it uses. @throws Error when it does not validate against `schema`
- */
-export function livePushDocument(schema: GraphQLSchema, dir = OPERATIONS_DIR): DocumentNode {
-  const definitions: DefinitionNode[] = [
-    ...parse(readFileSync(path.join(dir, 'LiveOdds.graphql'), 'utf8')).definitions,
-    ...parse(readFileSync(path.join(dir, 'fragments.graphql'), 'utf8')).definitions,
-  ];
-  const fragments = new Map(definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
-  const operation = parse(PUSH_OPERATION);
-  const used = new Set<string>();
-  const pending: Array<DocumentNode | FragmentDefinitionNode> = [operation];
-  while (pending.length) {
-    visit(pending.pop()!, {
-      FragmentSpread(node) {
-        const fragment = fragments.get(node.name.value);
-        if (fragment && !used.has(node.name.value)) {
-          used.add(node.name.value);
-          pending.push(fragment);
-        }
-      },
-    });
-  }
-  const document: DocumentNode = { ...operation, definitions: [...operation.definitions, ...[...used].map((n) => fragments.get(n)!)] };
-  const errors = validate(schema, document);
-  if (errors.length) throw new Error(`live push document: ${errors.map((e) => e.message).join('; ')}`);
+/** The snapshot query: the selection of GET /odds/live plus the stream and seq. @throws Error if invalid */
+export function liveSnapshotDocument(schema: GraphQLSchema, dir = OPERATIONS_DIR): DocumentNode {
+  const liveOdds = parse(readFileSync(path.join(dir, 'LiveOdds.graphql'), 'utf8')).definitions.filter((d) => d.kind === 'FragmentDefinition');
+  const shared = parse(readFileSync(path.join(dir, 'fragments.graphql'), 'utf8')).definitions;
+  const document: DocumentNode = { kind: parse('{a}').kind, definitions: [...parse(SNAPSHOT_OPERATION).definitions, ...liveOdds, ...shared] };
+  const errors = validate(schema, document).filter((e) => !/Fragment ".*" is never used/.test(e.message));
+  if (errors.length) throw new Error(`live snapshot document: ${errors.map((e) => e.message).join('; ')}`);
   return document;
 }
 
-function payloadOf(result: ExecutionResult): LiveOddsPayload {
+/** A snapshot that applies at `seq` of the group's stream. */
+interface Snapshot {
+  payload: LiveOddsPayload;
+  seq: number;
+}
+
+interface Group {
+  /** Every member: gets live_odds snapshots. */
+  snapshots: string;
+  /** Members that did not opt out of deltas: get odds_change. */
+  changes: string;
+  members: Set<string>;
+  filter: LiveFilter;
+  viewer: Viewer;
+  /** Seq of the last delta sent to the room. */
+  sent: number;
+  /** The latest snapshot, reused while no delta was sent after it (cleared on each delta). */
+  cached: Snapshot | null;
+  /** Sockets waiting for a snapshot, and the read under way for them. */
+  waiting: Array<{ socket: LiveSocket; reason: string; token: number }>;
+  reading: boolean;
+  stop: () => void;
+}
+
+function snapshotPayload(result: ExecutionResult, reason: string): Snapshot | { error: string } {
   if (result.errors?.length) {
     const original = result.errors[0]!.originalError;
-    return { success: false, error: original instanceof AppError ? original.message : 'internal error' };
+    return { error: original instanceof AppError ? original.message : 'internal error' };
   }
-  const live = (result.data as { live: { updated_at: string | null; reason: string; items: unknown[] } }).live;
-  return { success: true, data: live.items, count: live.items.length, updated_at: live.updated_at, reason: live.reason };
+  const live = (result.data as { live: { updated_at: string | null; stream: string; seq: number; items: unknown[] } }).live;
+  return {
+    seq: live.seq,
+    payload: { success: true, data: live.items, count: live.items.length, updated_at: live.updated_at, reason, stream: live.stream, seq: live.seq },
+  };
 }
 
 /**
  * Serves the Socket.IO namespace /live-odds on `httpServer` (transports websocket and polling). The
- * handshake needs `auth: { apiKey }`; a refused key fails it with a connect_error whose message says
- * which check failed. Each socket gets all live games at once and then on every change and interval,
- * until it sends `subscribe` (narrowing) or `unsubscribe` (stop). A key revoked or expired while
- * connected disconnects its sockets within the key watch period.
+ * handshake needs `auth: { apiKey }` and may carry the subscribe fields too; a refused key fails it
+ * with a connect_error whose message says which check failed. docs/live-protocol.md has the events.
+ * A key revoked or expired while connected disconnects its sockets within the key watch period.
  */
 export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promise<void> } {
-  const document = livePushDocument(deps.schema);
+  const snapshotDocument = liveSnapshotDocument(deps.schema);
+  const changesDocument = loadOperations(deps.schema).get('LiveOddsChanges')!;
   const io = new Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>(deps.httpServer, {
     serveClient: false,
     transports: ['websocket', 'polling'],
@@ -173,13 +148,16 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     destroyUpgrade: false,
   });
   const nsp = io.of(LIVE_NAMESPACE);
+  const contextFor = (viewer: Viewer) =>
+    attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed);
+  const scopeOf = (filter: LiveFilter) => ({ gameId: filter.game_id ?? null, marketType: filter.market_type ?? null, bookId: filter.book_id ?? null });
+  const streamOf = (group: Group) => liveStream(deps.feed, deps.db.prisma, scopeOf(group.filter));
 
   nsp.use(async (socket, next) => {
-    const key = (socket.handshake.auth as Record<string, unknown> | undefined)?.apiKey;
+    const auth = socket.handshake.auth as Record<string, unknown> | undefined;
     try {
-      socket.data.viewer = await verifyLiveKey(deps.keyLookup, key, deps.now?.() ?? new Date());
-      socket.data.key = String(key).trim();
-      next();
+      socket.data.viewer = await verifyLiveKey(deps.keyLookup, auth?.apiKey, deps.now?.() ?? new Date());
+      socket.data.key = String(auth?.apiKey).trim();
     } catch (error) {
       if (!(error instanceof LiveAuthError)) {
         deps.onError?.(error);
@@ -187,92 +165,152 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
       }
       const refused = new Error(error.message) as Error & { data?: unknown };
       refused.data = { reason: error.reason, status: error.status };
-      next(refused);
+      return next(refused);
+    }
+    try {
+      const raw = handshakeRequest(auth, socket.handshake.query);
+      socket.data.handshake = raw === null ? null : parseLiveRequest(raw);
+      next();
+    } catch (error) {
+      next(new Error(error instanceof AppError ? error.message : 'invalid handshake'));
     }
   });
 
-  // One GraphQL subscription per distinct filter, shared by the sockets of that filter (a room): the
-  // data of a filter is the same for every paid plan, so running it once per socket would only repeat
-  // the same execution (bench/live.js measured 28x a bare broadcast that way with 100 clients).
-  interface Group {
-    room: string;
-    sockets: Set<string>;
-    stop: () => void;
-    /** The latest push, sent at once to a socket that joins a running group. */
-    last: LiveOddsPayload | null;
-  }
   const groups = new Map<string, Group>();
+  /** Per socket: the group it is in, and a token that changes on every subscribe/unsubscribe/resync. */
+  const membership = new Map<string, { key: string | null; token: number; changes: boolean }>();
 
-  const startGroup = (key: string, wanted: LiveFilter, viewer: Viewer): Group => {
+  const startGroup = (key: string, filter: LiveFilter, viewer: Viewer): Group => {
     let stopped = false;
     let iterator: AsyncIterator<ExecutionResult> | null = null;
     const group: Group = {
-      room: `filter:${key}`,
-      sockets: new Set(),
-      last: null,
+      snapshots: `snapshots:${key}`,
+      changes: `changes:${key}`,
+      members: new Set(),
+      filter,
+      viewer,
+      sent: 0,
+      cached: null,
+      waiting: [],
+      reading: false,
       stop: () => {
         stopped = true;
         void iterator?.return?.();
       },
     };
-    const push = (payload: LiveOddsPayload) => {
-      if (payload.success) group.last = payload;
-      nsp.to(group.room).emit('live_odds', payload);
-    };
+    // Deltas published before the subscription starts reached nobody of this group: start after them.
+    group.sent = streamOf(group).seq;
     void (async () => {
-      // The context of the socket that opened the group; every member passed the same key checks.
-      const contextValue = attachLiveFeed(
-        createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }),
-        deps.feed,
-      );
-      const result = await subscribe({ schema: deps.schema, document, variableValues: liveOddsVariables(wanted), contextValue });
-      if (!(Symbol.asyncIterator in result)) {
-        if (!stopped) push(payloadOf(result));
-        return;
-      }
+      const result = await subscribe({ schema: deps.schema, document: changesDocument, variableValues: liveOddsVariables(filter), contextValue: contextFor(viewer) });
+      if (!(Symbol.asyncIterator in result)) throw new Error(result.errors?.[0]?.message ?? 'live changes did not start');
       iterator = result[Symbol.asyncIterator]();
       if (stopped) return void iterator.return?.();
       for await (const item of { [Symbol.asyncIterator]: () => iterator! }) {
         if (stopped) break;
-        push(payloadOf(item));
+        const change = (item.data as { change: LiveOddsChange } | null)?.change;
+        if (!change) continue;
+        group.sent = change.seq;
+        group.cached = null;
+        // Small and sent often: compressing would cost more than it saves.
+        nsp.to(group.changes).compress(false).emit('odds_change', change);
       }
     })().catch((error) => {
       deps.onError?.(error);
-      if (!stopped) nsp.to(group.room).emit('live_odds', { success: false, error: 'internal error' });
+      if (!stopped) nsp.to(group.snapshots).emit('live_odds', { success: false, error: 'internal error' });
     });
     return group;
   };
 
-  nsp.on('connection', (socket: LiveSocket) => {
-    let filter: LiveFilter = {};
-    let joined: string | null = null;
+  /** Sends the group's waiting sockets one snapshot (one encoding per reason), then the deltas since, then lets them in. */
+  const serveWaiting = async (group: Group) => {
+    if (group.reading || !group.waiting.length) return;
+    group.reading = true;
+    try {
+      let snapshot = group.cached;
+      if (!snapshot) {
+        const result = await execute({ schema: deps.schema, document: snapshotDocument, variableValues: liveOddsVariables(group.filter), contextValue: contextFor(group.viewer) });
+        const made = snapshotPayload(result, 'snapshot');
+        if ('error' in made) {
+          for (const w of group.waiting.splice(0)) w.socket.emit('live_odds', { success: false, error: made.error });
+          return;
+        }
+        snapshot = made;
+        if (group.sent <= snapshot.seq) group.cached = snapshot;
+      }
+      const waiting = group.waiting.splice(0).filter((w) => membership.get(w.socket.id)?.token === w.token);
+      for (const reason of new Set(waiting.map((w) => w.reason))) {
+        const ids = waiting.filter((w) => w.reason === reason).map((w) => w.socket.id);
+        nsp.to(ids).emit('live_odds', { ...snapshot.payload, reason });
+      }
+      const missed = group.sent > snapshot.seq ? (streamOf(group).replay(snapshot.seq) ?? []).filter((c) => c.seq <= group.sent) : [];
+      for (const w of waiting) enter(w.socket, group, missed);
+    } catch (error) {
+      deps.onError?.(error);
+      for (const w of group.waiting.splice(0)) w.socket.emit('live_odds', { success: false, error: 'internal error' });
+    } finally {
+      group.reading = false;
+      // Sockets that asked during the read get the next one.
+      if (group.waiting.length) setImmediate(() => void serveWaiting(group));
+    }
+  };
 
-    const leave = () => {
-      if (joined === null) return;
-      const group = groups.get(joined);
-      void socket.leave(`filter:${joined}`);
-      group?.sockets.delete(socket.id);
-      if (group && group.sockets.size === 0) {
+  /** Lets a socket into its group's rooms after sending it the deltas it has not seen. */
+  const enter = (socket: LiveSocket, group: Group, missed: readonly LiveOddsChange[]) => {
+    const state = membership.get(socket.id);
+    if (!state) return;
+    if (state.changes) for (const change of missed) socket.compress(false).emit('odds_change', change);
+    void socket.join(state.changes ? [group.snapshots, group.changes] : [group.snapshots]);
+  };
+
+  /** Takes a socket out of its group's rooms; `stay`: it is joining the same group again, keep the group. */
+  const leave = (socket: LiveSocket, stay = false) => {
+    const state = membership.get(socket.id);
+    if (!state || state.key === null) return;
+    const group = groups.get(state.key);
+    state.token++;
+    if (group) {
+      void socket.leave(group.snapshots);
+      void socket.leave(group.changes);
+      if (stay) return;
+      group.members.delete(socket.id);
+      if (group.members.size === 0) {
         group.stop();
-        groups.delete(joined);
+        groups.delete(state.key);
       }
-      joined = null;
-    };
-    const join = (wanted: LiveFilter) => {
-      leave();
-      const key = JSON.stringify([wanted.game_id ?? null, wanted.market_type ?? null, wanted.book_id ?? null]);
-      let group = groups.get(key);
-      const fresh = !group;
-      if (!group) {
-        group = startGroup(key, wanted, socket.data.viewer);
-        groups.set(key, group);
-      }
-      group.sockets.add(socket.id);
-      void socket.join(group.room);
-      joined = key;
-      // A new group sends its snapshot to the room; a running one has it already.
-      if (!fresh && group.last) socket.emit('live_odds', { ...group.last, reason: 'snapshot' });
-    };
+    }
+    state.key = null;
+  };
+
+  const join = (socket: LiveSocket, request: LiveRequest, reason = 'snapshot') => {
+    const { filter, options } = request;
+    const key = JSON.stringify([filter.game_id ?? null, filter.market_type ?? null, filter.book_id ?? null]);
+    leave(socket, membership.get(socket.id)?.key === key);
+    let group = groups.get(key);
+    if (!group) {
+      group = startGroup(key, filter, socket.data.viewer);
+      groups.set(key, group);
+    }
+    group.members.add(socket.id);
+    const state = membership.get(socket.id)!;
+    state.key = key;
+    state.changes = options.changes;
+    const token = ++state.token;
+    // A reconnect whose missed deltas are still held gets them instead of a snapshot.
+    const resume = options.resume;
+    if (resume && options.changes) {
+      const stream = streamOf(group);
+      const missed = resume.stream === stream.id ? stream.replay(resume.last_seq) : null;
+      if (missed) return enter(socket, group, missed.filter((c) => c.seq <= group.sent));
+      reason = 'resync';
+    }
+    group.waiting.push({ socket, reason, token });
+    // Gathers the sockets that ask in the same turn of the event loop into one read and one encoding.
+    setImmediate(() => void serveWaiting(group));
+  };
+
+  nsp.on('connection', (socket: LiveSocket) => {
+    membership.set(socket.id, { key: null, token: 0, changes: true });
+    let subscribed = false;
 
     socket.on('subscribe', (raw, ack) => {
       // A client may send subscribe(ack) with no filter.
@@ -280,20 +318,32 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
         ack = raw as (result: SubscribeAck) => void;
         raw = undefined;
       }
+      let request: LiveRequest;
       try {
-        filter = parseLiveFilter(raw);
+        request = parseLiveRequest(raw);
       } catch (error) {
         const message = error instanceof AppError ? error.message : 'invalid subscribe payload';
+        const state = membership.get(socket.id);
+        const current = state?.key ? groups.get(state.key)?.filter : undefined;
         socket.emit('live_odds', { success: false, error: message });
-        if (typeof ack === 'function') ack({ success: false, error: message, filter });
+        if (typeof ack === 'function') ack({ success: false, error: message, filter: current ?? {} });
         return;
       }
-      join(filter);
-      if (typeof ack === 'function') ack({ success: true, filter });
+      subscribed = true;
+      join(socket, request);
+      if (typeof ack === 'function') ack({ success: true, filter: request.filter });
     });
 
     socket.on('unsubscribe', (ack) => {
-      leave();
+      subscribed = true;
+      leave(socket);
+      if (typeof ack === 'function') ack({ success: true });
+    });
+
+    socket.on('resync', (ack) => {
+      const state = membership.get(socket.id);
+      const group = state?.key ? groups.get(state.key) : undefined;
+      if (group) join(socket, { filter: group.filter, options: { changes: state!.changes, resume: null } }, 'resync');
       if (typeof ack === 'function') ack({ success: true });
     });
 
@@ -302,17 +352,48 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
       socket.disconnect(true);
     });
     socket.on('disconnect', () => {
-      leave();
+      leave(socket);
+      membership.delete(socket.id);
       unwatch();
     });
 
-    // Spec 6.2: without a subscribe, every live game.
-    join(filter);
+    // Spec 6.2: without a subscribe, every live game. The handshake may name the filter; otherwise a
+    // subscribe sent right on connect still comes before the first push.
+    if (socket.data.handshake) {
+      subscribed = true;
+      join(socket, socket.data.handshake);
+    } else {
+      const grace = setTimeout(() => {
+        if (!subscribed && socket.connected) join(socket, parseLiveRequest(undefined));
+      }, SUBSCRIBE_GRACE_MS);
+      socket.on('disconnect', () => clearTimeout(grace));
+    }
+  });
+
+  // The spec's snapshot about every 20 s, one read and one encoding per group.
+  const stopInterval = deps.feed.onTick((tick) => {
+    if (tick.reason !== 'interval') return;
+    for (const group of groups.values()) {
+      void (async () => {
+        const result = await execute({ schema: deps.schema, document: snapshotDocument, variableValues: liveOddsVariables(group.filter), contextValue: contextFor(group.viewer) });
+        const made = snapshotPayload(result, 'interval');
+        if ('error' in made) return nsp.to(group.snapshots).emit('live_odds', { success: false, error: made.error });
+        if (group.sent <= made.seq) group.cached = made;
+        nsp.to(group.snapshots).emit('live_odds', made.payload);
+        // Deltas sent during the read apply after this snapshot again (applying one twice changes nothing).
+        if (group.sent > made.seq) {
+          for (const change of (streamOf(group).replay(made.seq) ?? []).filter((c) => c.seq <= group.sent)) {
+            nsp.to(group.changes).compress(false).emit('odds_change', change);
+          }
+        }
+      })().catch((error) => deps.onError?.(error));
+    }
   });
 
   return {
     io,
     async close() {
+      stopInterval();
       for (const group of groups.values()) group.stop();
       groups.clear();
       // io.close() would also close the HTTP server, which main.ts and the tests own.

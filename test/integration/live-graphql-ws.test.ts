@@ -11,7 +11,11 @@ const game = (home: number): GameSpec => ({ id: 4001, status: 'inprogress', star
 let clock = Date.parse('2026-01-24T01:00:00.000Z');
 const nextSeen = () => new Date((clock += 60_000)).toISOString();
 
-const QUERY = 'subscription ($gameId: Int) { liveOdds(gameId: $gameId) { reason updated_at count games { game_id markets { spread { outcomes { side point } } } } } }';
+const QUERY = 'subscription ($gameId: Int) { liveOdds(gameId: $gameId) { reason updated_at count stream seq games { game_id markets { spread { outcomes { side point } } } } } }';
+const SCOPED =
+  'subscription ($gameId: Int, $marketType: String, $bookId: Int) { liveOdds(gameId: $gameId, marketType: $marketType, bookId: $bookId) { games { markets { spread { outcomes { book_id side } } } } } }';
+const CHANGES =
+  'subscription ($gameId: Int, $marketType: String, $bookId: Int, $stream: String, $afterSeq: Int) { liveOddsChanges(gameId: $gameId, marketType: $marketType, bookId: $bookId, stream: $stream, afterSeq: $afterSeq) { stream seq base_seq quotes { game_id book_id market_type side point price is_live } games { game_id status } } }';
 
 interface Run {
   results: any[];
@@ -20,7 +24,7 @@ interface Run {
   client: Client;
 }
 
-function run(t: TestApp, connectionParams: Record<string, unknown>, variables: Record<string, unknown> = {}): Run {
+function run(t: TestApp, connectionParams: Record<string, unknown>, variables: Record<string, unknown> = {}, query = QUERY): Run {
   const state: Run = { results: [], errors: [], closed: null, client: null as unknown as Client };
   state.client = createClient({
     url: t.baseUrl.replace('http', 'ws') + '/graphql',
@@ -31,7 +35,7 @@ function run(t: TestApp, connectionParams: Record<string, unknown>, variables: R
     on: { closed: (event: any) => (state.closed = { code: event.code, reason: String(event.reason) }) },
     onNonLazyError: () => {},
   });
-  state.client.subscribe({ query: QUERY, variables }, { next: (r) => state.results.push(r), error: (e) => state.errors.push(e), complete: () => {} });
+  state.client.subscribe({ query, variables }, { next: (r) => state.results.push(r), error: (e) => state.errors.push(e), complete: () => {} });
   return state;
 }
 
@@ -53,12 +57,48 @@ describe('graphql-ws Subscription.liveOdds', () => {
     const r = track(run(t, { apiKey: (await t.createKey('starter')).key }, { gameId: 4001 }));
     await waitFor('the snapshot', () => r.results.length > 0);
     expect(r.results[0].data.liveOdds).toMatchObject({ reason: 'snapshot', count: 1, games: [{ game_id: 4001 }] });
+    const changes = track(run(t, { apiKey: (await t.createKey('starter')).key }, { gameId: 4001 }, CHANGES));
+    const snapshot = r.results[0].data.liveOdds;
+    await new Promise((resolve) => setTimeout(resolve, 200));
     await ingestDocuments([capture(nextSeen(), game(-6))], { db: t.db, bus: t.bus });
-    // A change push left over from the set-up ingest may arrive first (it carries -3, the state then);
-    // what matters is that a change push carrying the new line follows the ingest.
-    const homePoint = (x: any) => x.data?.liveOdds.games[0]?.markets.spread.outcomes.find((o: any) => o.side === 'home')?.point;
-    await waitFor('a change push with the new line', () => r.results.some((x) => x.data?.liveOdds.reason === 'change' && homePoint(x) === -6));
+    await waitFor('a delta with the new line', () => changes.results.length > 0);
+    const delta = changes.results[0].data.liveOddsChanges;
+    expect(delta).toMatchObject({ stream: snapshot.stream, seq: snapshot.seq + 1, base_seq: snapshot.seq });
+    expect(delta.quotes).toEqual(expect.arrayContaining([expect.objectContaining({ game_id: 4001, market_type: 'spread', side: 'home', point: -6 })]));
     expect(r.errors).toEqual([]);
+    expect(changes.errors).toEqual([]);
+  });
+
+  test('when the change subscription names a market type or book, then deltas carry only those', async () => {
+    const key = (await t.createKey('pro')).key;
+    const other = track(run(t, { apiKey: key }, { gameId: 4001, bookId: 68 }, CHANGES));
+    const total = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'total' }, CHANGES));
+    const spread = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'spread', bookId: 15 }, CHANGES));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ingestDocuments([capture(nextSeen(), game(-6.5))], { db: t.db, bus: t.bus });
+    await waitFor('the spread delta', () => spread.results.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(other.results).toEqual([]);
+    expect(total.results).toEqual([]);
+    expect(spread.results[0].data.liveOddsChanges.quotes.every((q: any) => q.market_type === 'spread' && q.book_id === 15)).toBe(true);
+  });
+
+  test('when liveOdds names a book or a market type, then the snapshot markets carry only those', async () => {
+    const key = (await t.createKey('pro')).key;
+    const book = track(run(t, { apiKey: key }, { gameId: 4001, bookId: 68 }, SCOPED));
+    const total = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'total' }, SCOPED));
+    const both = track(run(t, { apiKey: key }, { gameId: 4001, bookId: 15, marketType: 'spread' }, SCOPED));
+    await waitFor('the snapshots', () => [book, total, both].every((r) => r.results.length > 0));
+    const spread = (r: Run) => r.results[0].data.liveOdds.games[0].markets.spread.outcomes;
+    expect(spread(book)).toEqual([]);
+    expect(spread(total)).toEqual([]);
+    expect(spread(both).map((o: any) => o.book_id)).toEqual([15, 15]);
+  });
+
+  test('when afterSeq names a stream this server does not hold, then the change subscription says to take a snapshot', async () => {
+    const r = track(run(t, { apiKey: (await t.createKey('pro')).key }, { gameId: 4001, stream: 'abc', afterSeq: 3 }, CHANGES));
+    await waitFor('the error', () => r.results.length > 0 || r.errors.length > 0);
+    expect(JSON.stringify(r.results[0] ?? r.errors[0])).toMatch(/fresh snapshot/);
   });
 
   test('when the key comes as Authorization: Bearer in connection_init, then it is accepted', async () => {

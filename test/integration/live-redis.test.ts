@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { io as connect } from 'socket.io-client';
 import { createApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config';
@@ -8,7 +13,7 @@ import { ingestDocuments } from '../../src/ingest/ingest';
 import { seedReferenceData } from '../../src/ingest/seed';
 import { createRedisBus, type EventBus } from '../../src/events/bus';
 import { createLogger } from '../../src/logger';
-import { describeWithRedis, openTestDatabase, TEST_REDIS_URL } from '../support/database';
+import { describeWithRedis, openTestDatabase, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/database';
 import { capture, waitFor, type GameSpec } from './live-helpers';
 
 // Two API processes (two apps, each with its own Redis bus) over one database: an ingest through
@@ -47,13 +52,35 @@ describeWithRedis('two processes sharing Redis', () => {
     const { key } = await createKey(db.prisma, { plan: 'pro', expiresAt: null });
     const socket = connect(`${servers[1]!.url}/live-odds`, { auth: { apiKey: key }, transports: ['websocket'], reconnection: false, forceNew: true });
     const pushes: any[] = [];
+    const changes: any[] = [];
     socket.on('live_odds', (p) => pushes.push(p));
+    socket.on('odds_change', (d) => changes.push(d));
     await waitFor('the snapshot', () => pushes.length > 0);
 
     await ingestDocuments([capture('2026-01-24T01:01:00.000Z', game(-7.5))], { db, bus: servers[0]!.bus });
     // Other events may cross the shared Redis channel (the setup ingest, other test runs): wait for ours.
-    const homePoint = (p: any) => p.data?.[0]?.markets.spread.outcomes.find((o: any) => o.side === 'home')?.point;
-    await waitFor('the change push from the other process', () => pushes.some((p) => p.reason === 'change' && homePoint(p) === -7.5));
+    const homePoint = (d: any) => d.quotes.find((q: any) => q.game_id === 3001 && q.side === 'home')?.point;
+    await waitFor('the delta from the other process', () => changes.some((d) => homePoint(d) === -7.5));
     socket.close();
+  });
+
+  // `odds ingest` runs dist/ (npm run build first) and needs the same database: PostgreSQL only.
+  (TEST_DATABASE_URL ? test : test.skip)('when `odds ingest` runs as a separate process, then a client of each API process gets the delta', async () => {
+    const { key } = await createKey(db.prisma, { plan: 'starter', expiresAt: null });
+    const clients = servers.map((s) => {
+      const socket = connect(`${s.url}/live-odds`, { auth: { apiKey: key, game_id: 3001 }, transports: ['websocket'], reconnection: false, forceNew: true });
+      const state = { socket, snapshots: 0, changes: [] as any[] };
+      socket.on('live_odds', () => state.snapshots++);
+      socket.on('odds_change', (d) => state.changes.push(d));
+      return state;
+    });
+    await waitFor('the snapshots', () => clients.every((c) => c.snapshots > 0));
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'odds-live-')), 'doc.json');
+    writeFileSync(file, JSON.stringify(capture('2026-01-24T01:02:00.000Z', game(-9.5)).body));
+    const bin = path.join(__dirname, '..', '..', 'bin', 'odds.js');
+    await promisify(execFile)(process.execPath, [bin, 'ingest', file], { env: { ...process.env, DATABASE_URL: db.location, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent' } });
+    const homePoint = (d: any) => d.quotes.find((q: any) => q.game_id === 3001 && q.side === 'home')?.point;
+    await waitFor('the delta on both processes', () => clients.every((c) => c.changes.some((d) => homePoint(d) === -9.5)));
+    for (const c of clients) c.socket.close();
   });
 });

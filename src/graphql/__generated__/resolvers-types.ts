@@ -366,16 +366,47 @@ export type ListingOutcome = {
   value: Maybe<Scalars['Float']['output']>;
 };
 
+/** A game whose status, clock or score changed, in a live delta. */
+export type LiveGameChange = {
+  __typename?: 'LiveGameChange';
+  away_score: Maybe<Scalars['Int']['output']>;
+  clock: Maybe<Scalars['String']['output']>;
+  game_id: Scalars['Int']['output'];
+  home_score: Maybe<Scalars['Int']['output']>;
+  period: Maybe<Scalars['Int']['output']>;
+  status: Scalars['String']['output'];
+  status_display: Maybe<Scalars['String']['output']>;
+};
+
 /** A snapshot of the games being played. */
 export type LiveOdds = {
   __typename?: 'LiveOdds';
   count: Scalars['Int']['output'];
   /** Games with status in_progress or live, by start_time then game_id. */
   games: Array<Game>;
-  /** Why this payload exists: snapshot (query, or first push), change (a quote in scope moved), interval. */
+  /** Why this payload exists: snapshot (query, or first push), interval, resync (asked for, or a reconnect that could not be replayed). */
   reason: Scalars['String']['output'];
+  /** Live pushes only: the seq of the last delta this snapshot includes; the next delta to apply has seq + 1. */
+  seq: Maybe<Scalars['Int']['output']>;
+  /** Live pushes only: the delta stream of this filter (see liveOddsChanges); null on queries. */
+  stream: Maybe<Scalars['String']['output']>;
   /** When the newest quote included (games and markets in scope) was last seen; null without quotes. */
   updated_at: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** What one ingest changed inside a subscriber's filter (docs/live-protocol.md). */
+export type LiveOddsChange = {
+  __typename?: 'LiveOddsChange';
+  /** When the ingested document was seen. */
+  at: Scalars['DateTime']['output'];
+  /** The seq of the state this delta applies to (the snapshot's or the previous delta's): seq - 1. */
+  base_seq: Scalars['Int']['output'];
+  games: Array<LiveGameChange>;
+  quotes: Array<LiveQuoteChange>;
+  /** +1 per delta of the stream: a client that sees seq skip a number has missed one and resyncs. */
+  seq: Scalars['Int']['output'];
+  /** Id of the delta stream (one per filter and API process). */
+  stream: Scalars['String']['output'];
 };
 
 /** The Odds object of live odds (spec 2.4): Odds plus the implied probability. */
@@ -387,6 +418,24 @@ export type LiveOddsPrice = {
   /** Implied probability of the price, 1/decimal, margin included (0..1). */
   implied_probability: Scalars['Float']['output'];
   original: Maybe<Scalars['Float']['output']>;
+};
+
+/** A quote in a live delta: the displayed quote of one game, book, market, period and side (docs/live-protocol.md). */
+export type LiveQuoteChange = {
+  __typename?: 'LiveQuoteChange';
+  book_id: Scalars['Int']['output'];
+  decimal: Scalars['Float']['output'];
+  game_id: Scalars['Int']['output'];
+  is_available: Scalars['Boolean']['output'];
+  is_live: Scalars['Boolean']['output'];
+  line_status: Scalars['String']['output'];
+  market_type: Scalars['String']['output'];
+  period: Scalars['String']['output'];
+  /** Line for spread and total; null for moneyline. */
+  point: Maybe<Scalars['Float']['output']>;
+  /** American price. */
+  price: Scalars['Int']['output'];
+  side: Scalars['String']['output'];
 };
 
 export type Market = {
@@ -717,11 +766,18 @@ export type Standings = {
 export type Subscription = {
   __typename?: 'Subscription';
   /**
-   * Live odds of the games being played (all paid plans): a snapshot at once, then a payload whenever
-   * a quote in scope changes (debounced, sent within about 100 ms of the ingest), and a snapshot at
-   * least every LIVE_PUSH_INTERVAL_MS (default 20 s). Arguments as Query.liveGames.
+   * Full snapshots of the live odds of the games being played (all paid plans): one at once, then one
+   * every LIVE_PUSH_INTERVAL_MS (default 20 s). Arguments as Query.liveGames; each snapshot names the
+   * delta stream of its filter and the seq it applies at, for liveOddsChanges.
    */
   liveOdds: LiveOdds;
+  /**
+   * Deltas of the live odds (all paid plans): one per ingest that changed something inside the filter
+   * (arguments as liveOdds), only what changed, numbered per stream. With stream and afterSeq (the last
+   * seq applied), the deltas missed since come first when the server still holds them; otherwise the
+   * subscription fails with a message saying to take a fresh snapshot. docs/live-protocol.md.
+   */
+  liveOddsChanges: LiveOddsChange;
 };
 
 
@@ -729,6 +785,15 @@ export type SubscriptionLiveOddsArgs = {
   bookId?: InputMaybe<Scalars['Int']['input']>;
   gameId?: InputMaybe<Scalars['Int']['input']>;
   marketType?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionLiveOddsChangesArgs = {
+  afterSeq?: InputMaybe<Scalars['Int']['input']>;
+  bookId?: InputMaybe<Scalars['Int']['input']>;
+  gameId?: InputMaybe<Scalars['Int']['input']>;
+  marketType?: InputMaybe<Scalars['String']['input']>;
+  stream?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type SubscriptionStatus =
@@ -877,8 +942,11 @@ export type ResolversTypes = {
   LineMovementList: ResolverTypeWrapper<LineMovementList>;
   LineMovementRecord: ResolverTypeWrapper<LineMovementRecord>;
   ListingOutcome: ResolverTypeWrapper<ListingOutcome>;
+  LiveGameChange: ResolverTypeWrapper<LiveGameChange>;
   LiveOdds: ResolverTypeWrapper<Omit<LiveOdds, 'games'> & { games: Array<ResolversTypes['Game']> }>;
+  LiveOddsChange: ResolverTypeWrapper<LiveOddsChange>;
   LiveOddsPrice: ResolverTypeWrapper<LiveOddsPrice>;
+  LiveQuoteChange: ResolverTypeWrapper<LiveQuoteChange>;
   Long: ResolverTypeWrapper<Scalars['Long']['output']>;
   Market: ResolverTypeWrapper<MarketModel>;
   MarketConsensus: ResolverTypeWrapper<MarketConsensus>;
@@ -937,8 +1005,11 @@ export type ResolversParentTypes = {
   LineMovementList: LineMovementList;
   LineMovementRecord: LineMovementRecord;
   ListingOutcome: ListingOutcome;
+  LiveGameChange: LiveGameChange;
   LiveOdds: Omit<LiveOdds, 'games'> & { games: Array<ResolversParentTypes['Game']> };
+  LiveOddsChange: LiveOddsChange;
   LiveOddsPrice: LiveOddsPrice;
+  LiveQuoteChange: LiveQuoteChange;
   Long: Scalars['Long']['output'];
   Market: MarketModel;
   MarketConsensus: MarketConsensus;
@@ -1252,11 +1323,34 @@ export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType ext
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type LiveGameChangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LiveGameChange'] = ResolversParentTypes['LiveGameChange']> = {
+  away_score?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  clock?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  game_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  home_score?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  period?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status_display?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type LiveOddsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LiveOdds'] = ResolversParentTypes['LiveOdds']> = {
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   games?: Resolver<Array<ResolversTypes['Game']>, ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  seq?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  stream?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updated_at?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type LiveOddsChangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LiveOddsChange'] = ResolversParentTypes['LiveOddsChange']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  base_seq?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  games?: Resolver<Array<ResolversTypes['LiveGameChange']>, ParentType, ContextType>;
+  quotes?: Resolver<Array<ResolversTypes['LiveQuoteChange']>, ParentType, ContextType>;
+  seq?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  stream?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1266,6 +1360,21 @@ export type LiveOddsPriceResolvers<ContextType = GraphQLContext, ParentType exte
   fractional?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   implied_probability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   original?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type LiveQuoteChangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LiveQuoteChange'] = ResolversParentTypes['LiveQuoteChange']> = {
+  book_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  decimal?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  game_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  is_available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  is_live?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  line_status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  market_type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  price?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1412,6 +1521,7 @@ export type StandingsResolvers<ContextType = GraphQLContext, ParentType extends 
 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   liveOdds?: SubscriptionResolver<ResolversTypes['LiveOdds'], "liveOdds", ParentType, ContextType, Partial<SubscriptionLiveOddsArgs>>;
+  liveOddsChanges?: SubscriptionResolver<ResolversTypes['LiveOddsChange'], "liveOddsChanges", ParentType, ContextType, Partial<SubscriptionLiveOddsChangesArgs>>;
 };
 
 export type TeamResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Team'] = ResolversParentTypes['Team']> = {
@@ -1480,8 +1590,11 @@ export type Resolvers<ContextType = GraphQLContext> = {
   LineMovementList?: LineMovementListResolvers<ContextType>;
   LineMovementRecord?: LineMovementRecordResolvers<ContextType>;
   ListingOutcome?: ListingOutcomeResolvers<ContextType>;
+  LiveGameChange?: LiveGameChangeResolvers<ContextType>;
   LiveOdds?: LiveOddsResolvers<ContextType>;
+  LiveOddsChange?: LiveOddsChangeResolvers<ContextType>;
   LiveOddsPrice?: LiveOddsPriceResolvers<ContextType>;
+  LiveQuoteChange?: LiveQuoteChangeResolvers<ContextType>;
   Long?: GraphQLScalarType;
   Market?: MarketResolvers<ContextType>;
   MarketConsensus?: MarketConsensusResolvers<ContextType>;

@@ -1,6 +1,7 @@
 import type { Team as TeamModel } from '../mappers';
 import type { BoxscoreResolvers, GameResolvers } from '../__generated__/resolvers-types';
 import { parsePeriod } from '../arguments';
+import { inLiveScope } from '../live-scope';
 import { displayedQuotes } from '../quotes';
 
 export const Game: GameResolvers = {
@@ -35,7 +36,7 @@ export const Game: GameResolvers = {
     const period = parsePeriod(args.period);
     const books = args.book_id ? new Set(args.book_id) : null;
     const quotes = displayedQuotes(g.status, await ctx.loaders.quotesByGameId.load(g.id)).filter(
-      (q) => q.period === period && (!books || books.has(q.bookId)),
+      (q) => q.period === period && (!books || books.has(q.bookId)) && inLiveScope(g, q),
     );
     return { game: g, quotes };
   },

@@ -1,15 +1,17 @@
 import { requirePlan } from '../../auth/viewer';
 import { findLiveGames } from '../../db/movement-repository';
-import type { LiveReason, LiveScope } from '../../events/live-feed';
+import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
 import { formatAmerican, impliedProbability, LIVE_MARKET_TYPES, LIVE_STATUSES } from '../../domain';
 import { checkOneOf, invalidParameter } from '../arguments';
+import { liveStream } from '../live-streams';
+import { withLiveScope } from '../live-scope';
 import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
 import { displayedQuotes } from '../quotes';
 import { outcomeTeam } from './Market';
 
 // Live odds (spec 4.8 and 6): the one read behind GET /odds/live, Query.liveGames and every push of
-// Subscription.liveOdds (graphql-ws and the Socket.IO bridge alike).
+// Subscription.liveOdds and of the Socket.IO snapshots.
 
 /** Checks the live filter arguments. @throws AppError BAD_REQUEST naming the bad argument */
 export function parseLiveScope(args: { gameId?: number | null; marketType?: string | null; bookId?: number | null }): LiveScope {
@@ -35,6 +37,11 @@ const unshared: Share = (_key, make) => make();
  * `share` lets the subscribers of one push read the game list once.
  */
 export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason: LiveReason, share: Share = unshared): Promise<ResolversTypes['LiveOdds']> {
+  // On a live transport, the snapshot applies at the stream's seq as it stands before the reads: a
+  // delta committed during them is sent again after it (applying a delta twice changes nothing).
+  const feed = liveFeedOf(ctx);
+  const stream = feed ? liveStream(feed, ctx.db.prisma, scope) : null;
+  const at = stream ? { stream: stream.id, seq: stream.seq } : { stream: null, seq: null };
   const games = await share(`live-games:${scope.gameId ?? '*'}`, () =>
     findLiveGames(ctx.db.prisma, LIVE_STATUSES, scope.gameId != null ? [scope.gameId] : undefined),
   );
@@ -49,7 +56,7 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
       if (!newest || q.seenAt > newest) newest = q.seenAt;
     }
   });
-  return { updated_at: newest, count: games.length, games, reason };
+  return { updated_at: newest, count: games.length, games: games.map((g) => withLiveScope(g, scope)), reason, ...at };
 }
 
 export const LiveQuery: QueryResolvers = {

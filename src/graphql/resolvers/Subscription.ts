@@ -1,36 +1,57 @@
 import { AppError } from '../../errors';
-import { liveFeedOf, liveTicks, type LiveTick } from '../../events/live-feed';
+import { liveFeedOf, pushIterator, type LiveTick } from '../../events/live-feed';
 import type { SubscriptionLiveOddsArgs, SubscriptionResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
+import { liveStream, type LiveOddsChange } from '../live-streams';
 import { createLoaders } from '../loaders';
 import { loadLiveOdds, parseLiveScope, requireLiveOdds } from './LiveOdds';
 
-// Subscription.liveOdds: the ticks of the process's live feed (src/events/live-feed.ts) that concern the
-// subscriber's scope, each resolved into a full live snapshot. The context of a subscription lives as
-// long as the subscription, so every push gets fresh DataLoaders: those of the tick, shared by all the
-// subscribers of that tick (one SQL read per push, whatever the number of clients).
+// Subscription.liveOdds: full snapshots (one at once, then on the feed's interval ticks).
+// Subscription.liveOddsChanges: the deltas of the filter's stream (src/graphql/live-streams.ts).
+// A subscription's context lives as long as the subscription, so every snapshot gets fresh
+// DataLoaders: those of the tick, shared by all the subscribers of that tick.
 
-type Item = LiveTick | { reason: 'snapshot' };
+type Snapshot = LiveTick | { reason: 'snapshot' };
+
+function feedOf(ctx: GraphQLContext) {
+  const feed = liveFeedOf(ctx);
+  if (!feed) throw new AppError('UNAVAILABLE', 'live odds are not available on this transport');
+  return feed;
+}
 
 export const Subscription: SubscriptionResolvers = {
   liveOdds: {
     subscribe: (_root, args, ctx) => {
       requireLiveOdds(ctx);
-      const scope = parseLiveScope(args);
-      const feed = liveFeedOf(ctx);
-      if (!feed) throw new AppError('UNAVAILABLE', 'live odds are not available on this transport');
-      return liveTicks(feed, scope);
+      parseLiveScope(args);
+      const feed = feedOf(ctx);
+      return pushIterator<Snapshot>((push) => feed.onTick((tick) => tick.reason === 'interval' && push(tick)), { first: [{ reason: 'snapshot' }], latestOnly: true });
     },
-    resolve: (item: Item, args: Partial<SubscriptionLiveOddsArgs>, ctx: GraphQLContext) => {
+    resolve: (item: Snapshot, args: Partial<SubscriptionLiveOddsArgs>, ctx: GraphQLContext) => {
       const scope = parseLiveScope(args);
       if ('shared' in item) {
         ctx.loaders = item.shared('loaders', () => createLoaders(ctx.db.prisma));
         ctx.now = item.at;
-        return loadLiveOdds(ctx, scope, item.reason, item.shared);
+        return loadLiveOdds(ctx, scope, 'interval', item.shared);
       }
       ctx.loaders = createLoaders(ctx.db.prisma);
       ctx.now = new Date();
       return loadLiveOdds(ctx, scope, 'snapshot');
     },
+  },
+  liveOddsChanges: {
+    subscribe: (_root, args, ctx) => {
+      requireLiveOdds(ctx);
+      const scope = parseLiveScope(args);
+      const stream = liveStream(feedOf(ctx), ctx.db.prisma, scope);
+      let first: LiveOddsChange[] = [];
+      if (args.afterSeq != null || args.stream != null) {
+        const missed = args.stream === stream.id && args.afterSeq != null ? stream.replay(args.afterSeq) : null;
+        if (!missed) throw new AppError('BAD_REQUEST', 'cannot replay: unknown stream or deltas no longer held; take a fresh snapshot (liveOdds) and subscribe without stream/afterSeq');
+        first = missed;
+      }
+      return pushIterator<LiveOddsChange>((push) => stream.listen(push), { first });
+    },
+    resolve: (change: LiveOddsChange) => change,
   },
 };

@@ -4,30 +4,10 @@ import { LIVE_MARKET_TYPES, MARKET_TYPES, SIDES } from '../../graphql/arguments'
 import { date, id, ids, instant, integer, oneOf, someOf, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_VALUES } from './periods';
+import { liveOddsVariables } from '../../graphql/operations';
 
 // Live odds, line movement and historical odds (spec 4.8-4.10). The resolvers (src/graphql/resolvers/
 // Live*.ts) check the plans and the arguments; this table only names parameters and envelopes.
-
-/** market_type values of the live filter; player_props is accepted and has no markets (README). */
-export { LIVE_MARKET_TYPES };
-
-/**
- * Variables of the LiveOdds operation (and of the Socket.IO push, which uses the same selection):
- * the filter plus the @include flag of each market key, so a market type narrows the markets object
- * to that key and player_props to none.
- */
-export function liveOddsVariables(filter: { game_id?: number | null | undefined; market_type?: string | null | undefined; book_id?: number | null | undefined }) {
-  const only = filter.market_type ?? null;
-  return {
-    game_id: filter.game_id ?? null,
-    market_type: only,
-    book_id: filter.book_id ?? null,
-    book_ids: filter.book_id != null ? [filter.book_id] : null,
-    moneyline: !only || only === 'moneyline',
-    spread: !only || only === 'spread',
-    total: !only || only === 'total',
-  };
-}
 
 export const liveRoutes = defineRoutes([
   {

@@ -1,0 +1,88 @@
+import { LIVE_MARKET_TYPES } from '../graphql/operations';
+import { AppError } from '../errors';
+
+// What a /live-odds client asks for (docs/live-protocol.md), from `subscribe` or from the handshake.
+
+/** The filter of a `subscribe` (spec 6); absent fields match everything. */
+export interface LiveFilter {
+  game_id?: number;
+  market_type?: (typeof LIVE_MARKET_TYPES)[number];
+  book_id?: number;
+}
+
+/** Extensions of `subscribe` beside the filter. */
+export interface LiveOptions {
+  /** false: no odds_change events, only the live_odds snapshots of the spec. Default true. */
+  changes: boolean;
+  /** Reconnect: the stream and the last seq applied; the missed deltas come instead of a snapshot when still held. */
+  resume: { stream: string; last_seq: number } | null;
+}
+
+export interface LiveRequest {
+  filter: LiveFilter;
+  options: LiveOptions;
+}
+
+const FILTER_KEYS = ['game_id', 'market_type', 'book_id'] as const;
+const OPTION_KEYS = ['changes', 'stream', 'last_seq'] as const;
+const KEYS: readonly string[] = [...FILTER_KEYS, ...OPTION_KEYS];
+
+const bad = (message: string) => new AppError('BAD_REQUEST', `invalid subscribe payload: ${message}`);
+
+function positiveInteger(name: string, value: unknown, min: number): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > 2_147_483_647) {
+    throw bad(`${name} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer`);
+  }
+  return value;
+}
+
+/**
+ * Checks a `subscribe` payload: undefined/null (no filter) or an object with only game_id and
+ * book_id (positive integers), market_type (spread, moneyline, total, player_props), changes
+ * (boolean), stream (string) and last_seq (non-negative integer; stream and last_seq go together).
+ * @throws AppError BAD_REQUEST naming the bad field
+ */
+export function parseLiveRequest(raw: unknown): LiveRequest {
+  const request: LiveRequest = { filter: {}, options: { changes: true, resume: null } };
+  if (raw === undefined || raw === null) return request;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw bad('expected an object { game_id?, market_type?, book_id? }');
+  const input = raw as Record<string, unknown>;
+  const unknown = Object.keys(input).filter((k) => !KEYS.includes(k));
+  if (unknown.length) throw bad(`unknown field ${unknown[0]} (allowed: ${KEYS.join(', ')})`);
+  for (const name of ['game_id', 'book_id'] as const) {
+    if (input[name] != null) request.filter[name] = positiveInteger(name, input[name], 1);
+  }
+  const type = input.market_type;
+  if (type != null) {
+    if (typeof type !== 'string' || !(LIVE_MARKET_TYPES as readonly string[]).includes(type)) {
+      throw bad(`market_type must be one of ${LIVE_MARKET_TYPES.join(', ')}`);
+    }
+    request.filter.market_type = type as LiveFilter['market_type'];
+  }
+  if (input.changes != null) {
+    if (typeof input.changes !== 'boolean') throw bad('changes must be a boolean');
+    request.options.changes = input.changes;
+  }
+  if (input.stream != null || input.last_seq != null) {
+    if (typeof input.stream !== 'string' || !/^[0-9a-f]{1,64}$/.test(input.stream)) throw bad('stream must be the stream id of an earlier push, given with last_seq');
+    request.options.resume = { stream: input.stream, last_seq: positiveInteger('last_seq', input.last_seq, 0) };
+  }
+  return request;
+}
+
+/**
+ * The subscribe payload a client may put in the handshake instead: the fields of `subscribe` in
+ * `auth` (beside apiKey) or in the query string (numbers and booleans as text). Null when the
+ * handshake names none of them.
+ */
+export function handshakeRequest(auth: Record<string, unknown> | undefined, query: Record<string, unknown>): unknown {
+  const fromAuth = Object.fromEntries(Object.entries(auth ?? {}).filter(([k]) => k !== 'apiKey'));
+  if (Object.keys(fromAuth).length) return fromAuth;
+  const fromQuery: Record<string, unknown> = {};
+  for (const key of KEYS) {
+    const value = query[key];
+    if (typeof value !== 'string') continue;
+    fromQuery[key] = key === 'market_type' || key === 'stream' ? value : key === 'changes' ? (value === 'true' ? true : value === 'false' ? false : value) : /^\d+$/.test(value) ? Number(value) : value;
+  }
+  return Object.keys(fromQuery).length ? fromQuery : null;
+}

@@ -1,0 +1,155 @@
+import { io as connect, type Socket } from 'socket.io-client';
+import { ingestDocuments } from '../../src/ingest/ingest';
+import { startTestApp, type TestApp } from '../support/app';
+import { capture, waitFor, type GameSpec } from './live-helpers';
+
+// The snapshot + delta protocol of /live-odds (docs/live-protocol.md): odds_change per ingest and
+// filter, seq numbers, resync, reconnect with the last seq, the filter in the handshake.
+
+const A = (home: number, total = 220.5): GameSpec => ({
+  id: 7001,
+  status: 'inprogress',
+  start: '2026-01-24T00:30:00.000Z',
+  books: { 15: { spread: [home, -110, -110], moneyline: [-150, 130] }, 68: { total: [total, -110, -110] } },
+});
+const B = (home: number): GameSpec => ({ id: 7002, status: 'inprogress', start: '2026-01-24T01:00:00.000Z', books: { 15: { spread: [home, -110, -110] } }, home: 9031, away: 9032 });
+
+let clock = Date.parse('2026-01-24T01:00:00.000Z');
+const nextSeen = () => new Date((clock += 60_000)).toISOString();
+const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Client {
+  socket: Socket;
+  snapshots: any[];
+  changes: any[];
+}
+
+function open(t: TestApp, auth: Record<string, unknown>, onConnect?: (s: Socket) => void): Client {
+  const socket = connect(`${t.baseUrl}/live-odds`, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
+  const c: Client = { socket, snapshots: [], changes: [] };
+  socket.on('live_odds', (p) => c.snapshots.push(p));
+  socket.on('odds_change', (d) => c.changes.push(d));
+  if (onConnect) socket.on('connect', () => onConnect(socket));
+  return c;
+}
+
+describe('/live-odds snapshot + delta protocol', () => {
+  let t: TestApp;
+  let key: string;
+  const clients: Client[] = [];
+  const track = (c: Client) => (clients.push(c), c);
+  let home = -3;
+  const ingest = (...specs: GameSpec[]) => ingestDocuments([capture(nextSeen(), ...specs)], { db: t.db, bus: t.bus });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    key = (await t.createKey('starter')).key;
+    await ingest(A(home), B(-1));
+  });
+  afterEach(() => {
+    for (const c of clients.splice(0)) c.socket.close();
+  });
+  afterAll(() => t.close());
+
+  test('when subscribe is sent right on connect, then the very first push already honours the filter', async () => {
+    const c = track(open(t, { apiKey: key }, (s) => s.emit('subscribe', { game_id: 7002 })));
+    await waitFor('the first push', () => c.snapshots.length > 0);
+    await quiet(300);
+    expect(c.snapshots).toHaveLength(1);
+    expect(c.snapshots[0]).toMatchObject({ success: true, reason: 'snapshot', seq: expect.any(Number), stream: expect.any(String) });
+    expect(c.snapshots[0].data.map((g: any) => g.game_id)).toEqual([7002]);
+  });
+
+  test('when the handshake carries the filter, then the first push is filtered without a subscribe', async () => {
+    const c = track(open(t, { apiKey: key, game_id: 7001, market_type: 'total' }));
+    await waitFor('the first push', () => c.snapshots.length > 0);
+    expect(c.snapshots[0].data.map((g: any) => g.game_id)).toEqual([7001]);
+    expect(Object.keys(c.snapshots[0].data[0].markets)).toEqual(['total']);
+  });
+
+  test('when the handshake filter is bad, then connect_error names the field', async () => {
+    const error = await new Promise<Error>((resolve) => {
+      const socket = connect(`${t.baseUrl}/live-odds`, { auth: { apiKey: key, book_id: -4 }, transports: ['websocket'], reconnection: false, forceNew: true });
+      socket.on('connect_error', (e) => (socket.close(), resolve(e)));
+    });
+    expect(error.message).toMatch(/book_id/);
+  });
+
+  test('when one ingest changes two markets in scope, then one odds_change carries both, numbered after the snapshot; other filters get nothing', async () => {
+    const all = track(open(t, { apiKey: key, game_id: 7001 }));
+    const book68 = track(open(t, { apiKey: key, book_id: 68, market_type: 'total' }));
+    const gameB = track(open(t, { apiKey: key, game_id: 7002 }));
+    await waitFor('the snapshots', () => [all, book68, gameB].every((c) => c.snapshots.length > 0));
+    home -= 0.5;
+    await ingest(A(home, 221.5), B(-1));
+    await waitFor('the deltas', () => all.changes.length > 0 && book68.changes.length > 0);
+    await quiet(200);
+    expect(all.changes).toHaveLength(1);
+    const delta = all.changes[0];
+    expect(delta).toMatchObject({ stream: all.snapshots[0].stream, seq: all.snapshots[0].seq + 1, base_seq: all.snapshots[0].seq, at: expect.any(String), games: [] });
+    expect(new Set(delta.quotes.map((q: any) => `${q.book_id}:${q.market_type}`))).toEqual(new Set(['15:spread', '68:total']));
+    expect(delta.quotes.find((q: any) => q.market_type === 'spread' && q.side === 'home')).toMatchObject({ point: home, price: -110, is_live: false, is_available: true, period: 'full_game' });
+    expect(book68.changes[0].quotes.every((q: any) => q.book_id === 68 && q.market_type === 'total')).toBe(true);
+    expect(gameB.changes).toEqual([]);
+    // No snapshot for a change: those come on subscribe, resync and the interval.
+    expect(all.snapshots).toHaveLength(1);
+  });
+
+  test('when a client asks resync, then it gets a fresh snapshot at the current seq', async () => {
+    const c = track(open(t, { apiKey: key, game_id: 7001 }));
+    await waitFor('the snapshot', () => c.snapshots.length > 0);
+    home -= 0.5;
+    await ingest(A(home), B(-1));
+    await waitFor('the delta', () => c.changes.length > 0);
+    expect(await c.socket.timeout(3000).emitWithAck('resync')).toEqual({ success: true });
+    await waitFor('the resync snapshot', () => c.snapshots.length > 1);
+    expect(c.snapshots[1]).toMatchObject({ success: true, reason: 'resync', seq: c.changes.at(-1).seq, stream: c.changes.at(-1).stream });
+    expect(c.snapshots[1].data[0].markets.spread.outcomes.find((o: any) => o.side === 'home').point).toBe(home);
+  });
+
+  test('when a client reconnects with its stream and last seq, then it gets the missed deltas and no snapshot', async () => {
+    const watcher = track(open(t, { apiKey: key, game_id: 7001, market_type: 'spread' }));
+    const first = track(open(t, { apiKey: key, game_id: 7001, market_type: 'spread' }));
+    await waitFor('the snapshots', () => watcher.snapshots.length > 0 && first.snapshots.length > 0);
+    const { stream, seq } = first.snapshots[0];
+    first.socket.close();
+    for (let i = 0; i < 2; i++) {
+      home -= 0.5;
+      await ingest(A(home), B(-1));
+    }
+    await waitFor('two deltas to the one still connected', () => watcher.changes.length >= 2);
+    const back = track(open(t, { apiKey: key, game_id: 7001, market_type: 'spread', stream, last_seq: seq }));
+    await waitFor('the missed deltas', () => back.changes.length >= 2);
+    expect(back.changes.map((d) => d.seq)).toEqual([seq + 1, seq + 2]);
+    expect(back.changes).toEqual(watcher.changes.slice(-2));
+    await quiet(300);
+    expect(back.snapshots).toEqual([]);
+  });
+
+  test('when a client reconnects with a stream the server does not hold, then it gets a snapshot with reason resync', async () => {
+    const c = track(open(t, { apiKey: key, game_id: 7001, stream: 'ffff', last_seq: 12 }));
+    await waitFor('the snapshot', () => c.snapshots.length > 0);
+    expect(c.snapshots[0]).toMatchObject({ success: true, reason: 'resync', seq: expect.any(Number) });
+  });
+
+  test('when a client opts out of changes, then it gets snapshots only', async () => {
+    const c = track(open(t, { apiKey: key }, (s) => s.emit('subscribe', { game_id: 7001, changes: false })));
+    await waitFor('the snapshot', () => c.snapshots.length > 0);
+    home -= 0.5;
+    await ingest(A(home), B(-1));
+    await quiet(400);
+    expect(c.changes).toEqual([]);
+  });
+
+  test.each([
+    [{ changes: 'no' }, /changes must be a boolean/],
+    [{ stream: 'abc' }, /last_seq/],
+    [{ stream: 'abc', last_seq: -1 }, /last_seq/],
+    [{ stream: 'not hex!', last_seq: 1 }, /stream/],
+  ])('when subscribe has %j, then the ack names the bad field', async (payload, message) => {
+    const c = track(open(t, { apiKey: key }));
+    await waitFor('connected', () => c.socket.connected);
+    const ack = await c.socket.timeout(3000).emitWithAck('subscribe', payload);
+    expect(ack).toMatchObject({ success: false, error: expect.stringMatching(message) });
+  });
+});
