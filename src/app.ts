@@ -6,25 +6,29 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError } from 'graphql';
 import { pinoHttp } from 'pino-http';
+import type { IncomingMessage } from 'node:http';
+import { createAuthenticator, type Auth, type KeyChange } from './auth/authenticate';
 import { createRateLimiter } from './auth/rate-limit';
 import type { Plan } from './auth/viewer';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createKeyLookup } from './db/key-store';
+import { countAgedQuotes } from './db/listing-repository';
+import { localDateOf } from './domain';
 import { AppError, ERRORS } from './errors';
-import { authenticate, createContext, type Auth, type GraphQLContext } from './graphql/context';
+import { createContext, type GraphQLContext } from './graphql/context';
 import { complexityLimit } from './graphql/limits';
 import { buildSchema } from './graphql/schema';
 import { attachGraphQLWs } from './transports/graphql-ws';
 import type { EventBus } from './events/bus';
 import { attachSocketIo } from './transports/socket-io';
 import { createLiveFeed } from './events/live-feed';
-import { createKeyWatch } from './auth/live-key';
+import { createDataVersion } from './events/data-version';
 import type { Logger } from './logger';
 import { errorBody } from './rest/envelope';
 import { buildOpenApi } from './rest/openapi';
-import { createResultCache } from './rest/result-cache';
-import { createRestRouter } from './rest/router';
+import { createResponseCache } from './rest/response-cache';
+import { createRestHandler, type Admission } from './rest/router';
 
 /** What the app is built from; main.ts and tests provide them. */
 export interface AppDeps {
@@ -54,12 +58,64 @@ export function createApp(deps: AppDeps): App {
   const now = deps.now ?? (() => new Date());
   const schema = buildSchema();
   const rateLimiter = createRateLimiter(deps.rateLimits);
-  const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone });
+
+  // One authenticator for every transport: verified keys in memory, dropped at once when the bus says
+  // a key or account changed (from this process, another one, or the CLI through Redis).
+  const authenticator = createAuthenticator({
+    lookup: createKeyLookup(deps.db.prisma),
+    adminKey: deps.config.adminKey,
+    now,
+    onError: (err) => deps.logger.warn({ err }, 'live key check failed'),
+  });
+  const stopKeyEvents = deps.bus.subscribe('keys', (change) => void authenticator.keyChanged(change));
+  // Admin mutations: drop the key here before answering, then tell the other processes.
+  const keyChanged = async (change: KeyChange) => {
+    await authenticator.keyChanged(change);
+    await deps.bus.publish('keys', change);
+  };
+  const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone, keyChanged });
+
+  // The data version every cached body keys on: ingests (bus) and what the clock decides in a body
+  // (the league's "today", quotes ageing into staleness), read at a coarse tick.
+  const dataVersion = createDataVersion(deps.bus, {
+    clockState: async () => {
+      const at = now();
+      return `${localDateOf(at, deps.config.leagueTimeZone)}|${await countAgedQuotes(deps.db.prisma, at)}`;
+    },
+    tickMs: 5000,
+    onError: (err) => deps.logger.warn({ err }, 'data version clock check failed'),
+  });
+
+  /** Authentication then rate limiting, for REST and GraphQL alike. */
+  const admit = async (req: IncomingMessage): Promise<Admission> => {
+    const auth = await authenticator.authenticate(req.headers.authorization);
+    if (auth.kind !== 'viewer') return { auth, headers: {} };
+    const decision = await rateLimiter.consume(auth.viewer);
+    if (decision.allowed) return { auth, headers: decision.headers };
+    const refused = new AppError('RATE_LIMITED', `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute on the ${auth.viewer.plan} plan, retry in ${decision.headers['Retry-After']} s`);
+    return { auth, headers: decision.headers, refused };
+  };
+
+  // A silent logger gets no request logger at all: pino-http's per-request child and listeners cost
+  // measurably on the hot path even when nothing is written.
+  const httpLogger =
+    deps.logger.level === 'silent'
+      ? undefined
+      : pinoHttp({ logger: deps.logger, customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info') });
+  const restCache = deps.config.restCacheMs > 0 ? createResponseCache({ maxAgeMs: deps.config.restCacheMs }) : undefined;
+  const rest = createRestHandler({
+    schema,
+    admit,
+    createContext: contextFor,
+    dataVersion: () => dataVersion.current,
+    cache: restCache,
+    prefix: REST_PREFIX,
+    onError: (error, req) => ((req as IncomingMessage & { log?: Logger }).log ?? deps.logger).error({ err: error }, 'REST operation failed'),
+  });
 
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(pinoHttp({ logger: deps.logger, customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info') }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ success: true, data: { status: 'ok', database: deps.db.kind } });
@@ -69,23 +125,15 @@ export function createApp(deps: AppDeps): App {
     res.type('application/json').send(openapi);
   });
 
-  // Authentication then rate limiting, for REST and GraphQL alike. Bad credentials are not refused
-  // here: REST answers 401/403 in its envelope, GraphQL per field (admin fields need another key).
+  // GraphQL over HTTP: bad credentials are not refused here but per field (admin fields need another key).
   const authenticateRequest = async (req: AuthedRequest, res: Response, next: NextFunction) => {
     try {
-      req.auth = await authenticate({ db: deps.db, adminKey: deps.config.adminKey }, req.headers.authorization, now());
-      if (req.auth.kind === 'viewer') {
-        const decision = await rateLimiter.consume(req.auth.viewer);
-        res.set(decision.headers);
-        if (!decision.allowed) {
-          const error = new AppError('RATE_LIMITED', `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute on the ${req.auth.viewer.plan} plan, retry in ${decision.headers['Retry-After']} s`);
-          if (req.path.startsWith('/graphql')) {
-            res.status(429).json({ errors: [{ message: error.message, extensions: { code: ERRORS.RATE_LIMITED.graphql } }] });
-          } else {
-            res.status(429).json(errorBody(error));
-          }
-          return;
-        }
+      const admission = await admit(req);
+      req.auth = admission.auth;
+      res.set(admission.headers);
+      if (admission.refused) {
+        res.status(429).json(errorBody(admission.refused));
+        return;
       }
       next();
     } catch (error) {
@@ -93,22 +141,6 @@ export function createApp(deps: AppDeps): App {
     }
   };
   const authOf = (req: Request): Auth => (req as AuthedRequest).auth ?? { kind: 'none', error: new AppError('UNAUTHENTICATED') };
-
-  // Every ingest, in this process or another (Redis bus), makes cached REST results old.
-  const restCache = createResultCache(deps.config.restCacheMs);
-  const stopCacheClearing = deps.bus.subscribe('odds', () => restCache.clear());
-
-  app.use(
-    REST_PREFIX,
-    authenticateRequest,
-    createRestRouter({
-      schema,
-      authOf,
-      createContext: contextFor,
-      cache: restCache,
-      onError: (error, req) => req.log.error({ err: error }, 'REST operation failed'),
-    }),
-  );
 
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
@@ -151,28 +183,32 @@ export function createApp(deps: AppDeps): App {
       res.status(status).json(errorBody(new AppError('BAD_REQUEST', `invalid request: ${(error as Error).message}`)));
       return;
     }
-    req.log.error({ err: error }, 'request failed');
+    (req.log ?? deps.logger).error({ err: error }, 'request failed');
     res.status(500).json(errorBody(new AppError('INTERNAL')));
   });
 
-  const httpServer = http.createServer(app);
+  // REST GETs are answered before Express (the hot path); everything else goes to the Express app.
+  const httpServer = http.createServer((req, res) => {
+    httpLogger?.(req, res);
+    if (!rest(req, res)) app(req, res);
+  });
 
   // Live transports on the same server: graphql-ws takes the upgrades of /graphql, Socket.IO serves
   // /live-odds. Both run Subscription.liveOdds off one feed per process (fed by the bus: in-process
-  // or Redis), and both re-check connected keys so a revocation disconnects within seconds.
+  // or Redis). Connected keys are re-checked when the bus says a key changed (and every 500 ms in memory,
+  // for expiry dates), so a revocation disconnects within a second.
   const feed = createLiveFeed(deps.bus, { intervalMs: deps.config.livePushIntervalMs });
-  const keyLookup = createKeyLookup(deps.db.prisma);
-  const keyWatch = createKeyWatch(keyLookup, { now, onError: (err) => deps.logger.warn({ err }, 'live key check failed') });
-  const live = { httpServer, schema, db: deps.db, feed, keyLookup, keyWatch, timeZone: deps.config.leagueTimeZone, now };
+  const live = { httpServer, schema, db: deps.db, feed, keyLookup: authenticator.lookup, keyWatch: authenticator.keyWatch, timeZone: deps.config.leagueTimeZone, now };
   const graphqlWs = attachGraphQLWs(live);
   const socketIo = attachSocketIo({ ...live, onError: (err) => deps.logger.error({ err }, 'live push failed') });
   return {
     httpServer,
     async close() {
-      stopCacheClearing();
+      stopKeyEvents();
+      dataVersion.close();
       await socketIo.close();
       await graphqlWs.close();
-      keyWatch.close();
+      authenticator.close();
       feed.close();
       await apollo.stop();
     },

@@ -66,3 +66,11 @@ export function requirePlan(viewer: Viewer, feature: GatedFeature, what: string)
 
 /** Requests per minute per API key, by plan (README: Rate limits). */
 export const RATE_LIMITS: Readonly<Record<Plan, number>> = { starter: 60, pro: 300, elite: 1200 };
+
+/**
+ * What a plan may see, as a key: the gated features it passes. Plans with the same gates get the
+ * same answers (Pro and Elite today), so response caches share them.
+ */
+export function planVisibility(plan: Plan): string {
+  return (Object.keys(PLAN_GATES) as GatedFeature[]).filter((f) => (PLAN_GATES[f] as readonly Plan[]).includes(plan)).join(',');
+}

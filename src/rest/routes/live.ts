@@ -45,6 +45,7 @@ export const liveRoutes = defineRoutes([
     envelope: list('live'),
     errors: [403],
     tags: ['live'],
+    freshness: 'live',
   },
   {
     path: '/live/movement',
@@ -63,6 +64,7 @@ export const liveRoutes = defineRoutes([
     envelope: list('movement'),
     errors: [403],
     tags: ['live'],
+    freshness: 'live',
   },
   {
     path: '/historical',
@@ -84,5 +86,6 @@ export const liveRoutes = defineRoutes([
     envelope: page('historical'),
     errors: [400, 403],
     tags: ['historical'],
+    freshness: 'history',
   },
 ]);
