@@ -40,6 +40,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Requests per minute by plan (default RATE_LIMITS); benchmarks raise them. */
   rateLimits?: Readonly<Record<Plan, number>>;
+  /** How long a verified key is trusted without the bus saying otherwise (default 60 s). */
+  keyCacheTtlMs?: number;
 }
 
 export interface App {
@@ -65,6 +67,7 @@ export function createApp(deps: AppDeps): App {
     lookup: createKeyLookup(deps.db.prisma),
     adminKey: deps.config.adminKey,
     now,
+    ...(deps.keyCacheTtlMs !== undefined && { ttlMs: deps.keyCacheTtlMs }),
     onError: (err) => deps.logger.warn({ err }, 'live key check failed'),
   });
   const stopKeyEvents = deps.bus.subscribe('keys', (change) => void authenticator.keyChanged(change));
