@@ -1,8 +1,12 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { startTestApp, type TestApp } from '../support/app';
 import { doc, readFeed } from '../support/feeds';
+import { capture, type GameSpec } from './live-helpers';
 
-// Cached REST results (REST_CACHE_MS) must never outlive an ingest: the cache is cleared by the bus.
+// Cached REST bodies (REST_CACHE_MS) must never outlive an ingest: they are keyed by the data version,
+// which the bus advances. And the HTTP side: ETag/304, Cache-Control, Vary, gzip and brotli.
 let t: TestApp;
 let key: string;
 const FIRST = readFeed('nba-2026-01-08-scheduled.json');
@@ -38,3 +42,93 @@ test('when two plans read a gated route, then each gets its own answer (the plan
   expect(denied.status).toBe(403);
   expect(denied.body.success).toBe(false);
 });
+
+describe('prices and HTTP caching', () => {
+  const GAME = 4242;
+  const spec = (home: number, away: number): GameSpec => ({ id: GAME, status: 'scheduled', start: '2026-01-09T00:30:00.000Z', books: { 15: { moneyline: [home, away] } } });
+  const path = `/api/v1/nba/odds/games/${GAME}`;
+  const homePrice = (body: any) => body.data.markets.moneyline.outcomes.find((o: any) => o.side === 'home')?.odds?.american;
+
+  beforeAll(async () => {
+    await ingestDocuments([capture('2026-01-08T13:00:00.000Z', spec(-150, 130))], { db: t.db, bus: t.bus });
+  });
+
+  test('when a price moves in an ingest, then the next GET shows the new price (the cache never serves the old one)', async () => {
+    const before = await t.get(path, key);
+    expect(before.status).toBe(200);
+    expect(homePrice(before.body)).toBe('-150');
+    expect(homePrice((await t.get(path, key)).body)).toBe('-150');
+    await ingestDocuments([capture('2026-01-08T13:01:00.000Z', spec(-175, 150))], { db: t.db, bus: t.bus });
+    const after = await t.get(path, key);
+    expect(homePrice(after.body)).toBe('-175');
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+  });
+
+  test('when a 200 is answered, then it carries a strong ETag, Cache-Control and Vary', async () => {
+    const res = await t.get(path, key);
+    expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(res.headers.get('cache-control')).toBe('private, max-age=5');
+    expect(res.headers.get('vary')).toBe('Authorization, Accept-Encoding');
+    expect((await t.get('/api/v1/nba/odds/sportsbooks', key)).headers.get('cache-control')).toBe('private, max-age=3600');
+    expect((await t.get('/api/v1/nba/odds/live', key)).headers.get('cache-control')).toBe('private, max-age=1');
+  });
+
+  test('when If-None-Match carries the current ETag (alone, weak, or in a list), then the answer is 304 without a body, rate-limit headers kept', async () => {
+    const etag = (await t.get(path, key)).headers.get('etag')!;
+    for (const header of [etag, `W/${etag}`, `"nope", ${etag}`, '*']) {
+      const res = await fetch(t.baseUrl + path, { headers: { authorization: `Bearer ${key}`, 'if-none-match': header } });
+      expect(res.status).toBe(304);
+      expect(await res.text()).toBe('');
+      expect(res.headers.get('etag')).toBe(etag);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('300');
+    }
+    const stale = await fetch(t.baseUrl + path, { headers: { authorization: `Bearer ${key}`, 'if-none-match': '"an-old-tag"' } });
+    expect(stale.status).toBe(200);
+  });
+
+  test('when If-None-Match comes without a valid key, then the answer is still 401 (no 304 leaks data)', async () => {
+    const etag = (await t.get(path, key)).headers.get('etag')!;
+    const res = await fetch(t.baseUrl + path, { headers: { 'if-none-match': etag } });
+    expect(res.status).toBe(401);
+  });
+
+  test('when the client accepts br or gzip, then the body comes compressed and decodes to the same bytes', async () => {
+    const plain = Buffer.from(await (await fetch(t.baseUrl + '/api/v1/nba/odds/teams', { headers: { authorization: `Bearer ${key}` } })).arrayBuffer());
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br', 'br', zlib.brotliDecompressSync],
+      ['gzip', 'gzip', zlib.gunzipSync],
+      ['br;q=0, gzip;q=0.5', 'gzip', zlib.gunzipSync],
+    ] as const) {
+      const res = await rawGet(t.baseUrl + '/api/v1/nba/odds/teams', { authorization: `Bearer ${key}`, 'accept-encoding': accept });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(decode(res.body).equals(plain)).toBe(true);
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    }
+    const identity = await rawGet(t.baseUrl + '/api/v1/nba/odds/teams', { authorization: `Bearer ${key}`, 'accept-encoding': 'identity' });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body.equals(plain)).toBe(true);
+    const nonsense = await rawGet(t.baseUrl + '/api/v1/nba/odds/teams', { authorization: `Bearer ${key}`, 'accept-encoding': ';;q=x,,' });
+    expect(nonsense.status).toBe(200);
+    expect(nonsense.body.equals(plain)).toBe(true);
+  });
+
+  test('when HEAD is asked, then the headers come without a body', async () => {
+    const res = await rawGet(t.baseUrl + path, { authorization: `Bearer ${key}` }, 'HEAD');
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(0);
+    expect(res.headers.etag).toBeDefined();
+  });
+});
+
+/** A GET through node:http (fetch would decode the body itself). */
+function rawGet(url: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
