@@ -202,7 +202,11 @@ export function createRestHandler(deps: RestDeps): RestHandler {
       try {
         found = c.match(path);
       } catch {
-        return false; // a malformed %-escape: the app's error handler answers
+        // a malformed %-escape in a path parameter
+        const body = Buffer.from(JSON.stringify(errorBody(new AppError('BAD_REQUEST', 'invalid request: malformed URL encoding'))));
+        res.writeHead(400, { 'Content-Type': JSON_TYPE, 'Content-Length': body.length });
+        res.end(req.method === 'HEAD' ? undefined : body);
+        return true;
       }
       if (found) {
         void handle(c, url, found.params, search, req, res);

@@ -141,3 +141,9 @@ test('when pregame quotes age past 15 minutes, then the clock state counts them 
   const after = await at('2026-01-08T13:16:01.000Z');
   expect(after - before).toBe(2);
 });
+
+test('when a path parameter has a malformed %-escape, then the answer is a 400 envelope', async () => {
+  const res = await t.get('/api/v1/nba/odds/games/%E0%A4%A', key);
+  expect(res.status).toBe(400);
+  expect(res.body).toEqual({ success: false, error: 'invalid request: malformed URL encoding' });
+});
