@@ -29,6 +29,7 @@ import { errorBody } from './rest/envelope';
 import { buildOpenApi } from './rest/openapi';
 import { createResponseCache } from './rest/response-cache';
 import { createRestHandler, type Admission } from './rest/router';
+import { createGraphQLGetHandler, createPersistedQueryStore } from './rest/graphql-get';
 
 /** What the app is built from; main.ts and tests provide them. */
 export interface AppDeps {
@@ -145,8 +146,11 @@ export function createApp(deps: AppDeps): App {
   };
   const authOf = (req: Request): Auth => (req as AuthedRequest).auth ?? { kind: 'none', error: new AppError('UNAUTHENTICATED') };
 
+  // Automatic persisted queries: one store for Apollo (POST registration) and the cached GET path.
+  const persistedQueries = createPersistedQueryStore();
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
+    persistedQueries: { cache: persistedQueries },
     validationRules: [complexityLimit()],
     plugins: [ApolloServerPluginLandingPageDisabled()],
     // AppErrors carry their catalogue code; anything else is hidden behind INTERNAL_SERVER_ERROR.
@@ -169,10 +173,23 @@ export function createApp(deps: AppDeps): App {
     logger: deps.logger,
   });
   apollo.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
+  // GraphQL queries over GET (plain or persisted) come from the REST response cache, with ETags.
+  const graphqlGet =
+    restCache &&
+    createGraphQLGetHandler({ schema, rules: [complexityLimit()], cache: restCache, persistedQueries, dataVersion: () => dataVersion.current, createContext: contextFor });
+  const graphqlGetFromCache = async (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' || !graphqlGet) return next();
+    try {
+      if (!(await graphqlGet(req, res, req.query as Record<string, unknown>, authOf(req)))) next();
+    } catch (error) {
+      next(error);
+    }
+  };
   app.use(
     '/graphql',
     express.json({ limit: '100kb' }),
     authenticateRequest,
+    graphqlGetFromCache,
     expressMiddleware(apollo, { context: async ({ req }) => contextFor(authOf(req)) }),
   );
 

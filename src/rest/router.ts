@@ -67,6 +67,23 @@ interface CompiledRoute {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * Writes a 200 with `r` (compressed as the client accepts) or a 304 when If-None-Match matches its
+ * ETag, with `headers` (rate limits) on both.
+ */
+export async function sendRepresentation(req: IncomingMessage, res: ServerResponse, r: Representation, headers: Record<string, string | number>): Promise<void> {
+  const common = { ...headers, ETag: r.etag, 'Cache-Control': r.cacheControl, Vary: 'Authorization, Accept-Encoding' };
+  if (matchesEtag(req.headers['if-none-match'], r.etag)) {
+    res.writeHead(304, common);
+    res.end();
+    return;
+  }
+  const encoding = negotiateEncoding(req.headers['accept-encoding']);
+  const body = await r.encoded(encoding);
+  res.writeHead(200, { ...common, 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ...(body !== r.body && { 'Content-Encoding': encoding }) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
 /** A request handler of the REST routes: true when it answers the request, false to pass it on. */
 export type RestHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -164,21 +181,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
         if (outcome.error.code === 'INTERNAL') deps.onError(outcome.cause, req);
         return fail(outcome.error);
       }
-      const r = outcome.representation;
-      const common = {
-        ETag: r.etag,
-        'Cache-Control': r.cacheControl,
-        Vary: 'Authorization, Accept-Encoding',
-      };
-      if (matchesEtag(req.headers['if-none-match'], r.etag)) return send(304, common);
-      const encoding = negotiateEncoding(req.headers['accept-encoding']);
-      const body = await r.encoded(encoding);
-      send(200, {
-        ...common,
-        'Content-Type': JSON_TYPE,
-        'Content-Length': body.length,
-        ...(body !== r.body && { 'Content-Encoding': encoding }),
-      }, body);
+      await sendRepresentation(req, res, outcome.representation, headers);
     } catch (error) {
       if (res.headersSent) {
         res.destroy();

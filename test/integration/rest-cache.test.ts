@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { countAgedQuotes } from '../../src/db/listing-repository';
@@ -146,4 +147,52 @@ test('when a path parameter has a malformed %-escape, then the answer is a 400 e
   const res = await t.get('/api/v1/nba/odds/games/%E0%A4%A', key);
   expect(res.status).toBe(400);
   expect(res.body).toEqual({ success: false, error: 'invalid request: malformed URL encoding' });
+});
+
+describe('GraphQL over GET and persisted queries', () => {
+  const QUERY = 'query Books($n: Int!) { sportsbooks { id name } teams(team_id: [$n]) { id } }';
+  const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+  const getGraphql = (params: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${t.baseUrl}/graphql?${new URLSearchParams(params)}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+
+  test('when a query is sent with GET, then the answer has an ETag and a matching If-None-Match gets a 304', async () => {
+    const res = await getGraphql({ query: QUERY, variables: JSON.stringify({ n: 1 }) });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.data.sportsbooks.length).toBeGreaterThan(0);
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"/);
+    const again = await getGraphql({ query: QUERY, variables: JSON.stringify({ n: 1 }) }, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+  });
+
+  test('when a persisted query is registered, then a GET with only its hash is answered with the same bytes and ETag', async () => {
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha(QUERY) } });
+    const registered = await getGraphql({ query: QUERY, extensions, variables: JSON.stringify({ n: 2 }) });
+    expect(registered.status).toBe(200);
+    const byHash = await getGraphql({ extensions, variables: JSON.stringify({ n: 2 }) });
+    expect(byHash.status).toBe(200);
+    expect(byHash.headers.get('etag')).toBe(registered.headers.get('etag'));
+    expect(await byHash.text()).toBe(await registered.text());
+  });
+
+  test('when a GET names an unknown persisted query, then Apollo answers PERSISTED_QUERY_NOT_FOUND', async () => {
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha('query { ok }  # never sent') } });
+    const res = await getGraphql({ extensions }, { 'apollo-require-preflight': 'true' });
+    const body = await res.json();
+    expect(body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+  });
+
+  test('when a GET carries a mutation, a bad query or no key, then it is not served from the cache (GraphQL errors, no ETag)', async () => {
+    const mutation = await getGraphql({ query: 'mutation { ok }' }, { 'apollo-require-preflight': 'true' });
+    expect(mutation.status).toBeGreaterThanOrEqual(400);
+    expect(mutation.headers.get('etag')).toBeNull();
+    const bad = await getGraphql({ query: '{ nope }' }, { 'apollo-require-preflight': 'true' });
+    expect((await bad.json()).errors.length).toBeGreaterThan(0);
+    expect(bad.headers.get('etag')).toBeNull();
+    const anonymous = await fetch(`${t.baseUrl}/graphql?${new URLSearchParams({ query: QUERY, variables: '{"n":1}' })}`, { headers: { 'apollo-require-preflight': 'true' } });
+    const body = await anonymous.json();
+    expect(body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(anonymous.headers.get('etag')).toBeNull();
+  });
 });
