@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
 import { hashApiKey, sameHash } from './api-keys';
 import { createKeyWatch, type KeyWatch } from './live-key';
@@ -31,6 +32,8 @@ export interface AuthenticatorOptions {
    * net behind the bus, which drops a changed key at once.
    */
   ttlMs?: number;
+  /** Most keys held at once (default 100,000), least recently used out first. */
+  maxKeys?: number;
   /** Period of the re-check of connected sockets' keys, in memory (default 500 ms). */
   watchIntervalMs?: number;
   onError?: (error: Error) => void;
@@ -49,10 +52,6 @@ export interface Authenticator {
   close(): void;
 }
 
-interface Entry {
-  record: KeyRecord | null;
-  expires: number;
-}
 
 /**
  * Builds the authenticator: verified keys are held in memory (hash -> stored key with its account),
@@ -63,17 +62,18 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const now = options.now ?? (() => new Date());
   const ttlMs = options.ttlMs ?? 60_000;
   const adminHash = options.adminKey ? hashApiKey(options.adminKey) : undefined;
-  const entries = new Map<string, Entry>();
+  // Bounded, so keys used once long ago do not stay forever; the TTL is the safety net behind the bus.
+  const entries = new LRUCache<string, KeyRecord>({ max: options.maxKeys ?? 100_000, ttl: ttlMs });
   // A change that arrives while a lookup is in flight must not be undone by the lookup's older answer.
   let generation = 0;
 
   const lookup: KeyLookup = async (hash) => {
     const cached = entries.get(hash);
-    if (cached && cached.expires > Date.now()) return cached.record;
+    if (cached) return cached;
     const started = generation;
     const record = await options.lookup(hash);
     // Unknown keys are not remembered: a flood of made-up keys must not fill memory.
-    if (record && started === generation) entries.set(hash, { record, expires: Date.now() + ttlMs });
+    if (record && started === generation) entries.set(hash, record);
     else if (!record) entries.delete(hash);
     return record;
   };
@@ -95,9 +95,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     },
     async keyChanged(change) {
       generation++;
-      for (const [hash, entry] of entries) {
-        const record = entry.record;
-        const matches = (!change.keyId || record?.id === change.keyId) && (!change.accountId || record?.account.id === change.accountId);
+      for (const [hash, record] of [...entries.entries()]) {
+        const matches = (!change.keyId || record.id === change.keyId) && (!change.accountId || record.account.id === change.accountId);
         if (matches) entries.delete(hash);
       }
       await keyWatch.checkNow();

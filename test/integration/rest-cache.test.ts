@@ -158,7 +158,7 @@ describe('GraphQL over GET and persisted queries', () => {
   test('when a query is sent with GET, then the answer has an ETag and a matching If-None-Match gets a 304', async () => {
     const res = await getGraphql({ query: QUERY, variables: JSON.stringify({ n: 1 }) });
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body: any = await res.json();
     expect(body.data.sportsbooks.length).toBeGreaterThan(0);
     const etag = res.headers.get('etag')!;
     expect(etag).toMatch(/^"/);
@@ -179,7 +179,7 @@ describe('GraphQL over GET and persisted queries', () => {
   test('when a GET names an unknown persisted query, then Apollo answers PERSISTED_QUERY_NOT_FOUND', async () => {
     const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha('query { ok }  # never sent') } });
     const res = await getGraphql({ extensions }, { 'apollo-require-preflight': 'true' });
-    const body = await res.json();
+    const body: any = await res.json();
     expect(body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
   });
 
@@ -188,10 +188,10 @@ describe('GraphQL over GET and persisted queries', () => {
     expect(mutation.status).toBeGreaterThanOrEqual(400);
     expect(mutation.headers.get('etag')).toBeNull();
     const bad = await getGraphql({ query: '{ nope }' }, { 'apollo-require-preflight': 'true' });
-    expect((await bad.json()).errors.length).toBeGreaterThan(0);
+    expect(((await bad.json()) as any).errors.length).toBeGreaterThan(0);
     expect(bad.headers.get('etag')).toBeNull();
     const anonymous = await fetch(`${t.baseUrl}/graphql?${new URLSearchParams({ query: QUERY, variables: '{"n":1}' })}`, { headers: { 'apollo-require-preflight': 'true' } });
-    const body = await anonymous.json();
+    const body: any = await anonymous.json();
     expect(body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     expect(anonymous.headers.get('etag')).toBeNull();
   });
