@@ -117,6 +117,14 @@ export function createApp(deps: AppDeps): App {
     onError: (error, req) => ((req as IncomingMessage & { log?: Logger }).log ?? deps.logger).error({ err: error }, 'REST operation failed'),
   });
 
+  // Precompute per data version: when it advances, the answers polled most recently are computed
+  // again at once (after a short pause that gathers a burst of ingests into one round).
+  let warmTimer: NodeJS.Timeout | undefined;
+  const stopWarming = dataVersion.onAdvance(() => {
+    clearTimeout(warmTimer);
+    warmTimer = setTimeout(() => void rest.warm(), 10);
+  });
+
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -225,6 +233,8 @@ export function createApp(deps: AppDeps): App {
     httpServer,
     async close() {
       stopKeyEvents();
+      stopWarming();
+      clearTimeout(warmTimer);
       dataVersion.close();
       await socketIo.close();
       await graphqlWs.close();

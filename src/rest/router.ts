@@ -35,6 +35,8 @@ export interface RestDeps {
   routes?: readonly Route[];
   /** Bodies kept per data version (response-cache.ts); every request runs its operation when absent. */
   cache?: ResponseCache | undefined;
+  /** How many recently asked answers `warm()` computes again (default 16). */
+  warmCount?: number;
   /** Path prefix of the routes (default /api/v1/nba/odds). */
   prefix?: string;
 }
@@ -55,7 +57,8 @@ function paramError(issues: ReadonlyArray<{ path: PropertyKey[]; message: string
 }
 
 /** A request's parameters parsed and turned into variables, or why they are refused. */
-type Parsed = { params: Record<string, unknown>; variables: Record<string, unknown>; variablesKey: string } | { error: AppError };
+type ParsedRequest = { params: Record<string, unknown>; variables: Record<string, unknown>; variablesKey: string };
+type Parsed = ParsedRequest | { error: AppError };
 
 type Outcome = { representation: Representation } | { error: AppError; cause: unknown };
 
@@ -85,7 +88,15 @@ export async function sendRepresentation(req: IncomingMessage, res: ServerRespon
 }
 
 /** A request handler of the REST routes: true when it answers the request, false to pass it on. */
-export type RestHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+export interface RestHandler {
+  (req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * Computes again, under the current data version, the answers asked for most recently (the app
+   * calls it when the version advances), so the first poll after an ingest finds its bytes ready or
+   * joins the run already under way instead of starting one.
+   */
+  warm(): Promise<void>;
+}
 
 /**
  * The REST adapter, on node:http directly (the hot path of the service: a cached answer costs a key
@@ -104,6 +115,9 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     return { route, document, match: match<Record<string, string>>(route.path, { decode: decodeURIComponent, sensitive: false, trailing: true }) };
   });
   const inFlight = new Map<string, Promise<Outcome>>();
+  // The answers asked for most recently (what to warm). The caller's Auth is kept only for its plan's
+  // visibility: answers never depend on who the key belongs to.
+  const recent = new LRUCache<string, { c: CompiledRoute; request: ParsedRequest; auth: Auth }>({ max: deps.warmCount ?? 16 });
   // Pollers repeat the same URLs: parsing (zod) is a pure function of the URL, so it is done once per URL.
   const parsedUrls = new LRUCache<string, Parsed>({ max: 10_000 });
 
@@ -125,13 +139,15 @@ export function createRestHandler(deps: RestDeps): RestHandler {
   }
 
   /** The answer of `c` for these variables: from the cache, from a run in flight, or a new run. */
-  function outcomeOf(c: CompiledRoute, request: Exclude<Parsed, { error: AppError }>, auth: Auth): Promise<Outcome> {
+  function outcomeOf(c: CompiledRoute, request: ParsedRequest, auth: Auth, remember = true): Promise<Outcome> {
     const { params, variables } = request;
     if (!deps.cache) return runOperation(c, variables, params, auth);
     // Only the plan's gates can make two callers' answers differ, so callers that pass the same gates share.
     const visibility = auth.kind === 'viewer' ? planVisibility(auth.viewer.plan) : auth.kind;
     const version = deps.dataVersion();
-    const key = `${version}|${c.route.operation}|${visibility}|${request.variablesKey}`;
+    const answer = `${c.route.operation}|${visibility}|${request.variablesKey}`;
+    if (remember) recent.set(answer, { c, request, auth });
+    const key = `${version}|${answer}`;
     const cached = deps.cache.get(key);
     if (cached) return Promise.resolve({ representation: cached });
     // Identical requests arriving together share one execution instead of each running it.
@@ -193,7 +209,29 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     }
   }
 
-  return (req, res) => {
+  let warming: Promise<void> | null = null;
+  let again = false;
+  const warm = (): Promise<void> => {
+    if (!deps.cache) return Promise.resolve();
+    if (warming) {
+      again = true; // the version moved while warming: go round once more
+      return warming;
+    }
+    warming = (async () => {
+      do {
+        again = false;
+        for (const { c, request, auth } of [...recent.values()]) {
+          // An error is the requester's to see when it asks; nothing to do here.
+          await outcomeOf(c, request, auth, false).catch(() => undefined);
+        }
+      } while (again);
+    })().finally(() => {
+      warming = null;
+    });
+    return warming;
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const url = req.url ?? '/';
     if (!url.startsWith(prefix)) return false;
@@ -218,4 +256,5 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     }
     return false;
   };
+  return Object.assign(handler, { warm });
 }
