@@ -4,32 +4,37 @@ import http from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import type Redis from 'ioredis';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, Kind } from 'graphql';
+import type Redis from 'ioredis';
 import { pinoHttp } from 'pino-http';
+import type { IncomingMessage } from 'node:http';
+import { createAuthenticator, type Auth, type KeyChange } from './auth/authenticate';
 import { createRateLimiter } from './auth/rate-limit';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { probeDatabase } from './db/health';
 import { createKeyLookup } from './db/key-store';
+import { countAgedQuotes } from './db/listing-repository';
+import { localDateOf } from './domain';
 import { AppError, ERRORS, isDatabaseUnavailable } from './errors';
-import { authenticate, createContext, type Auth, type GraphQLContext } from './graphql/context';
+import { createContext, type GraphQLContext } from './graphql/context';
 import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from './graphql/limits';
 import { buildSchema } from './graphql/schema';
 import { attachGraphQLWs } from './transports/graphql-ws';
 import type { EventBus } from './events/bus';
 import { attachSocketIo } from './transports/socket-io';
 import { createLiveFeed } from './events/live-feed';
-import { createKeyWatch } from './auth/live-key';
+import { createDataVersion } from './events/data-version';
 import type { Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { redactUrl } from './redact';
 import { errorBody } from './rest/envelope';
 import { buildOpenApi } from './rest/openapi';
-import { createResultCache } from './rest/result-cache';
-import { createRestRouter } from './rest/router';
+import { createResponseCache } from './rest/response-cache';
+import { createRestHandler, type Admission } from './rest/router';
+import { createGraphQLGetHandler, createPersistedQueryStore } from './rest/graphql-get';
 import { answerClientError } from './rest/transport-errors';
 
 /** What the app is built from; main.ts and tests provide them. */
@@ -42,6 +47,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Redis client for rate-limit counters shared by every API process (REDIS_URL); absent: per process. */
   rateLimitStore?: Redis;
+  /** How long a verified key is trusted without the bus saying otherwise (default 60 s). */
+  keyCacheTtlMs?: number;
 }
 
 export interface App {
@@ -73,6 +80,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** The route pattern a request matched (REST table or Express), for metric labels. */
+function routeOf(req: IncomingMessage): string {
+  const r = req as IncomingMessage & { routePattern?: string; route?: { path?: string }; baseUrl?: string };
+  if (r.routePattern) return r.routePattern;
+  if (r.route?.path) return `${r.baseUrl ?? ''}${r.route.path}`;
+  return r.baseUrl || 'unmatched';
+}
+
 /** Path prefix of the REST routes. */
 export const REST_PREFIX = '/api/v1/nba/odds';
 
@@ -84,39 +99,85 @@ export function createApp(deps: AppDeps): App {
   const schema = buildSchema();
   const metrics = createMetrics();
   const rateLimiter = createRateLimiter({ limits: deps.config.rateLimits, redis: deps.rateLimitStore });
-  const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone });
+
+  // One authenticator for every transport: verified keys in memory, dropped at once when the bus says
+  // a key or account changed (from this process, another one, or the CLI through Redis).
+  const authenticator = createAuthenticator({
+    lookup: createKeyLookup(deps.db.prisma),
+    adminKey: deps.config.adminKey,
+    now,
+    ...(deps.keyCacheTtlMs !== undefined && { ttlMs: deps.keyCacheTtlMs }),
+    onError: (err) => deps.logger.warn({ err }, 'live key check failed'),
+  });
+  const stopKeyEvents = deps.bus.subscribe('keys', (change) => void authenticator.keyChanged(change));
+  // Admin mutations: drop the key here before answering, then tell the other processes.
+  const keyChanged = async (change: KeyChange) => {
+    await authenticator.keyChanged(change);
+    await deps.bus.publish('keys', change);
+  };
+  const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone, keyChanged });
+
+  // The data version every cached body keys on: ingests (bus) and what the clock decides in a body
+  // (the league's "today", quotes ageing into staleness), read at a coarse tick.
+  const dataVersion = createDataVersion(deps.bus, {
+    clockState: async () => {
+      const at = now();
+      return `${localDateOf(at, deps.config.leagueTimeZone)}|${await countAgedQuotes(deps.db.prisma, at)}`;
+    },
+    tickMs: 5000,
+    onError: (err) => deps.logger.warn({ err }, 'data version clock check failed'),
+  });
+
+  /**
+   * Authentication then rate limiting, for REST and GraphQL alike. API keys draw on their plan's
+   * budget, the admin key on its own; requests without a usable key are refused later, per route.
+   */
+  const admit = async (req: IncomingMessage): Promise<Admission> => {
+    const auth = await authenticator.authenticate(req.headers.authorization);
+    const counted = auth.kind === 'viewer' ? { bucket: auth.viewer.plan, id: auth.viewer.keyId } : auth.kind === 'admin' ? { bucket: 'admin' as const, id: 'admin' } : undefined;
+    if (!counted) return { auth, headers: {} };
+    const decision = await rateLimiter.consume(counted.bucket, counted.id);
+    if (decision.allowed) return { auth, headers: decision.headers };
+    const who = counted.bucket === 'admin' ? 'for the admin key' : `on the ${counted.bucket} plan`;
+    const refused = new AppError('RATE_LIMITED', `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute ${who}, retry in ${decision.headers['Retry-After']} s`);
+    return { auth, headers: decision.headers, refused };
+  };
+
+  // A silent logger gets no request logger at all: pino-http's per-request child and listeners cost
+  // measurably on the hot path even when nothing is written.
+  const httpLogger =
+    deps.logger.level === 'silent'
+      ? undefined
+      : pinoHttp({
+          logger: deps.logger,
+          genReqId: (req) => (req as IncomingMessage & { id: string }).id,
+          customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+          // Headers are redacted by the logger; a key a client put in the query string is masked here
+          // (the parsed query would repeat it, and the URL already shows it).
+          serializers: { req: (req: { url: string; query?: unknown }) => Object.assign(req, { url: redactUrl(req.url), query: undefined }) },
+        });
+  const restCache = deps.config.restCacheMs > 0 ? createResponseCache({ maxAgeMs: deps.config.restCacheMs }) : undefined;
+  const rest = createRestHandler({
+    schema,
+    admit,
+    createContext: contextFor,
+    dataVersion: () => dataVersion.current,
+    cache: restCache,
+    prefix: REST_PREFIX,
+    onError: (error, req) => ((req as IncomingMessage & { log?: Logger }).log ?? deps.logger).error({ err: error }, 'REST operation failed'),
+  });
+
+  // Precompute per data version: when it advances, the answers polled most recently are computed
+  // again at once (after a short pause that gathers a burst of ingests into one round).
+  let warmTimer: NodeJS.Timeout | undefined;
+  const stopWarming = dataVersion.onAdvance(() => {
+    clearTimeout(warmTimer);
+    warmTimer = setTimeout(() => void rest.warm(), 10);
+  });
 
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const id = requestIdOf(req.headers['x-request-id']);
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      // Headers are redacted by the logger; a key a client put in the query string is masked here
-      // (the parsed query would repeat it, and the URL already shows it).
-      serializers: { req: (req: { url: string; query?: unknown }) => Object.assign(req, { url: redactUrl(req.url), query: undefined }) },
-    }),
-  );
-
-  // Every step of a request, Apollo's formatError included, can name its request id.
-  app.use((req, _res, next) => requestIds.run(String(req.id), next));
-
-  // Request rate and latency per route (the route pattern, not the URL, so labels stay few).
-  app.use((req, res, next) => {
-    const end = metrics.httpDuration.startTimer();
-    res.once('finish', () => {
-      const route = req.route ? `${req.baseUrl}${req.route.path as string}` : req.baseUrl || 'unmatched';
-      end({ method: req.method, route });
-      metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
-    });
-    next();
-  });
 
   // Liveness: the process answers. Touches nothing, so a slow database never gets it restarted.
   app.get('/healthz', (_req, res) => {
@@ -159,25 +220,19 @@ export function createApp(deps: AppDeps): App {
     if (status === 413) return send(res, new AppError('PAYLOAD_TOO_LARGE'));
     if (status && status >= 400 && status < 500) return send(res, new AppError('MALFORMED_REQUEST', `${ERRORS.MALFORMED_REQUEST.message}: ${(error as Error).message}`));
     if (isDatabaseUnavailable(error)) return send(res.set('Retry-After', '1'), new AppError('UNAVAILABLE'));
-    req.log.error({ err: error }, 'request failed');
+    (req.log ?? deps.logger).error({ err: error, reqId: req.id }, 'request failed');
     return send(res, internalError(String(req.id)));
   };
 
-  // Authentication then rate limiting, for REST and GraphQL alike. Bad credentials are not refused
-  // here: REST answers 401/403 in its envelope, GraphQL per field (admin fields need another key).
-  // API keys draw on their plan's budget, the admin key on its own.
-  const authenticateRequest = (send: typeof sendRest) => async (req: AuthedRequest, res: Response, next: NextFunction) => {
+  // GraphQL over HTTP: bad credentials are not refused here but per field (admin fields need another key).
+  const authenticateRequest = async (req: AuthedRequest, res: Response, next: NextFunction) => {
     try {
-      req.auth = await authenticate({ db: deps.db, adminKey: deps.config.adminKey }, req.headers.authorization, now());
-      const counted = req.auth.kind === 'viewer' ? { bucket: req.auth.viewer.plan, id: req.auth.viewer.keyId } : req.auth.kind === 'admin' ? { bucket: 'admin' as const, id: 'admin' } : undefined;
-      if (counted) {
-        const decision = await rateLimiter.consume(counted.bucket, counted.id);
-        res.set(decision.headers);
-        if (!decision.allowed) {
-          const who = counted.bucket === 'admin' ? 'for the admin key' : `on the ${counted.bucket} plan`;
-          send(res, new AppError('RATE_LIMITED', `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute ${who}, retry in ${decision.headers['Retry-After']} s`));
-          return;
-        }
+      const admission = await admit(req);
+      req.auth = admission.auth;
+      res.set(admission.headers);
+      if (admission.refused) {
+        sendGraphQL(res, admission.refused);
+        return;
       }
       next();
     } catch (error) {
@@ -186,24 +241,11 @@ export function createApp(deps: AppDeps): App {
   };
   const authOf = (req: Request): Auth => (req as AuthedRequest).auth ?? { kind: 'none', error: new AppError('UNAUTHENTICATED') };
 
-  // Every ingest, in this process or another (Redis bus), makes cached REST results old.
-  const restCache = createResultCache(deps.config.restCacheMs);
-  const stopCacheClearing = deps.bus.subscribe('odds', () => restCache.clear());
-
-  app.use(
-    REST_PREFIX,
-    authenticateRequest(sendRest),
-    createRestRouter({
-      schema,
-      authOf,
-      createContext: contextFor,
-      cache: restCache,
-      onError: (error, req) => req.log.error({ err: error }, 'REST operation failed'),
-    }),
-  );
-
+  // Automatic persisted queries: one store for Apollo (POST registration) and the cached GET path.
+  const persistedQueries = createPersistedQueryStore();
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
+    persistedQueries: { cache: persistedQueries },
     validationRules: shapeLimitRules(),
     parseOptions: PARSE_OPTIONS,
     plugins: [
@@ -251,11 +293,25 @@ export function createApp(deps: AppDeps): App {
     logger: deps.logger,
     includeStacktraceInErrorResponses: deps.config.debugErrors,
   });
+
   apollo.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
+  // GraphQL queries over GET (plain or persisted) come from the REST response cache, with ETags.
+  const graphqlGet =
+    restCache &&
+    createGraphQLGetHandler({ schema, rules: shapeLimitRules(), cache: restCache, persistedQueries, dataVersion: () => dataVersion.current, createContext: contextFor });
+  const graphqlGetFromCache = async (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' || !graphqlGet) return next();
+    try {
+      if (!(await graphqlGet(req, res, req.query as Record<string, unknown>, authOf(req)))) next();
+    } catch (error) {
+      next(error);
+    }
+  };
   app.use(
     '/graphql',
     express.json({ limit: '100kb' }),
-    authenticateRequest(sendGraphQL),
+    authenticateRequest,
+    graphqlGetFromCache,
     expressMiddleware(apollo, { context: async ({ req }) => contextFor(authOf(req)) }),
     // Bad JSON and bodies over the limit answer in GraphQL's shape on /graphql.
     handleErrors(sendGraphQL),
@@ -266,26 +322,47 @@ export function createApp(deps: AppDeps): App {
   });
   // Malformed JSON, oversized bodies and anything unexpected: the same envelope, never an HTML page.
   app.use(handleErrors(sendRest));
-  const httpServer = http.createServer(app);
+
+  // REST GETs are answered before Express (the hot path); everything else goes to the Express app.
+  // Every request gets an id (the client's X-Request-Id when sane), echoed, logged, and known to every
+  // step after (Apollo's formatError included); and counts in the request metrics by route pattern.
+  const httpServer = http.createServer((req, res) => {
+    const id = requestIdOf(req.headers['x-request-id']);
+    (req as IncomingMessage & { id: string }).id = id;
+    res.setHeader('X-Request-Id', id);
+    const end = metrics.httpDuration.startTimer();
+    res.once('finish', () => {
+      const route = routeOf(req);
+      end({ method: req.method ?? 'GET', route });
+      metrics.httpRequests.inc({ method: req.method ?? 'GET', route, status: String(res.statusCode) });
+    });
+    httpLogger?.(req, res);
+    requestIds.run(id, () => {
+      if (!rest(req, res)) app(req, res);
+    });
+  });
+  // Requests Node's parser refuses (URL over 16 kB: 431, malformed: 400) get the error envelope too.
   httpServer.on('clientError', answerClientError);
 
   // Live transports on the same server: graphql-ws takes the upgrades of /graphql, Socket.IO serves
-  // /live-odds. Both run the live subscriptions off one feed per process (fed by the bus: in-process
-  // or Redis), and both re-check connected keys so a revocation disconnects within seconds.
+  // /live-odds. Both run Subscription.liveOdds off one feed per process (fed by the bus: in-process
+  // or Redis). Connected keys are re-checked when the bus says a key changed (and every 500 ms in memory,
+  // for expiry dates), so a revocation disconnects within a second.
   const feed = createLiveFeed(deps.bus, { intervalMs: deps.config.livePushIntervalMs });
-  const keyLookup = createKeyLookup(deps.db.prisma);
-  const keyWatch = createKeyWatch(keyLookup, { now, onError: (err) => deps.logger.warn({ err }, 'live key check failed') });
-  const live = { httpServer, schema, db: deps.db, feed, keyLookup, keyWatch, timeZone: deps.config.leagueTimeZone, now };
+  const live = { httpServer, schema, db: deps.db, feed, keyLookup: authenticator.lookup, keyWatch: authenticator.keyWatch, timeZone: deps.config.leagueTimeZone, now };
   const graphqlWs = attachGraphQLWs(live);
   const socketIo = attachSocketIo({ ...live, onError: (err) => deps.logger.error({ err }, 'live push failed') });
   return {
     httpServer,
     metrics,
     async close() {
-      stopCacheClearing();
+      stopKeyEvents();
+      stopWarming();
+      clearTimeout(warmTimer);
+      dataVersion.close();
       await socketIo.close();
       await graphqlWs.close();
-      keyWatch.close();
+      authenticator.close();
       feed.close();
       await apollo.stop();
     },

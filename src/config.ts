@@ -66,7 +66,7 @@ const schema = z.object({
   LIVE_PUSH_INTERVAL_MS: int(100, 600_000).default(20_000),
   SIMULATOR_SEED: int(0, 2 ** 31 - 1).default(42),
   SIMULATOR_INTERVAL_MS: int(200, 600_000).default(5_000),
-  REST_CACHE_MS: int(0, 60_000).default(1_000),
+  REST_CACHE_MS: int(0, 3_600_000).default(300_000),
   DEBUG_ERRORS: z.enum(['true', 'false', '1', '0']).default('false'),
   RATE_LIMIT_STARTER: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.starter),
   RATE_LIMIT_PRO: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.pro),

@@ -5,7 +5,8 @@ import { AppError } from '../errors';
 // Key checks of the long-lived transports (graphql-ws, Socket.IO). They use the same verification as
 // HTTP (src/auth/viewer.ts) and the same plan gate, and add two things a socket needs: a handshake
 // failure that says which check failed, and a re-check of connected keys so that a revocation or an
-// expiry ends the connection within seconds.
+// expiry ends the connection within a second (the authenticator, authenticate.ts, runs a check at once
+// when the bus announces a key change, and every 500 ms against its in-memory key cache).
 
 export type LiveAuthFailure = 'missing' | 'invalid' | 'revoked' | 'expired' | 'plan';
 
@@ -68,7 +69,8 @@ export interface KeyWatch {
 
 /**
  * Periodic re-verification of connected keys: one lookup per distinct key per round, however many
- * sockets share it, every `intervalMs` (default 3 s, so a revoked key is cut off within about that).
+ * sockets share it, every `intervalMs` (default 3 s) and on `checkNow()`. With the authenticator's
+ * cached lookup a round reads no database, so it can run often.
  */
 export function createKeyWatch(lookup: KeyLookup, options: { intervalMs?: number; now?: () => Date; onError?: (error: Error) => void } = {}): KeyWatch {
   const watchers = new Map<string, Set<(error: LiveAuthError) => void>>();

@@ -64,3 +64,10 @@ export function requirePlan(viewer: Viewer, feature: GatedFeature, what: string)
   }
 }
 
+/**
+ * What a plan may see, as a key: the gated features it passes. Plans with the same gates get the
+ * same answers (Pro and Elite today), so response caches share them.
+ */
+export function planVisibility(plan: Plan): string {
+  return (Object.keys(PLAN_GATES) as GatedFeature[]).filter((f) => (PLAN_GATES[f] as readonly Plan[]).includes(plan)).join(',');
+}

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { listAccounts, updateAccount } from '../db/account-store';
 import type { Plan } from '../auth/viewer';
 import { withDatabase } from './database';
+import { announceKeyChange } from './key-changes';
 import { isoDate, planOption } from './options';
 
 export function registerAccountCommands(program: Command): void {
@@ -33,13 +34,14 @@ export function registerAccountCommands(program: Command): void {
     .option('--ends-at <time>', 'subscription end (ISO 8601)', isoDate)
     .option('--no-end', 'remove the subscription end date')
     .action(async (id: string, options: { plan?: Plan; status?: 'active' | 'canceled' | 'inactive'; endsAt?: Date; end: boolean }) => {
-      await withDatabase('odds accounts update', async (db) => {
+      await withDatabase('odds accounts update', async (db, config) => {
         const updated = await updateAccount(db.prisma, id, {
           plan: options.plan,
           subscriptionStatus: options.status,
           subscriptionEndsAt: options.end === false ? null : options.endsAt,
         });
         if (!updated) throw new Error(`no account with id ${id}`);
+        await announceKeyChange(config, { accountId: id });
         process.stdout.write(`account ${id}: plan ${updated.plan}, ${updated.subscriptionStatus}, ends ${updated.subscriptionEndsAt?.toISOString() ?? 'never'}\n`);
       });
     });

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createKey, listKeys, revokeKey } from '../db/account-store';
 import type { Plan } from '../auth/viewer';
 import { withDatabase } from './database';
+import { announceKeyChange } from './key-changes';
 import { isoDate, planOption } from './options';
 
 export function registerKeyCommands(program: Command): void {
@@ -51,8 +52,9 @@ export function registerKeyCommands(program: Command): void {
     .argument('<id>', 'key id, as `odds keys list` shows it')
     .description('revoke a key; it stops working at once')
     .action(async (id: string) => {
-      await withDatabase('odds keys revoke', async (db) => {
+      await withDatabase('odds keys revoke', async (db, config) => {
         if (!(await revokeKey(db.prisma, id))) throw new Error(`no key with id ${id}`);
+        await announceKeyChange(config, { keyId: id });
         process.stdout.write(`revoked ${id}\n`);
       });
     });

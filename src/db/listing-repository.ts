@@ -1,3 +1,4 @@
+import { LIVE_STALE_AFTER_MS, PREGAME_STALE_AFTER_MS } from '../domain/stale';
 import type { PrismaClient, Quote, Sportsbook } from './client';
 
 // The reads behind the cross-game market listings (spec 4.5-4.7): the games in scope, every
@@ -60,4 +61,18 @@ export async function findListingRows(prisma: PrismaClient, scope: ListingScope)
     quotes,
     books,
   };
+}
+
+/**
+ * How many available quotes are old enough at `now` to be flagged stale by age (domain/stale.ts:
+ * older than LIVE_STALE_AFTER_MS when live, PREGAME_STALE_AFTER_MS otherwise). Without an ingest
+ * this number only grows, so a change of it means some stale flag flipped (the data version's clock).
+ */
+export async function countAgedQuotes(prisma: PrismaClient, now: Date): Promise<number> {
+  const live = new Date(now.getTime() - LIVE_STALE_AFTER_MS);
+  const pregame = new Date(now.getTime() - PREGAME_STALE_AFTER_MS);
+  // Columns are UTC timestamps without zone: compare in UTC whatever the session's zone.
+  const rows = await prisma.$queryRaw<Array<{ n: bigint | number }>>`SELECT count(*) AS "n" FROM "Quote"
+    WHERE "isAvailable" AND "seenAt" < (CASE WHEN "isLive" THEN ${live}::timestamptz ELSE ${pregame}::timestamptz END AT TIME ZONE 'UTC')`;
+  return Number(rows[0]?.n ?? 0);
 }

@@ -1,20 +1,10 @@
-import { hashApiKey, sameHash } from '../auth/api-keys';
-import { bearerToken, verifyApiKey, type Viewer } from '../auth/viewer';
+import type { Auth } from '../auth/authenticate';
+import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/client';
-import { createKeyLookup } from '../db/key-store';
-import { AppError } from '../errors';
+import type { KeyChangeEvent } from '../events/bus';
 import { createLoaders, type Loaders } from './loaders';
 
-/**
- * Who sent a request. Resolved once per request (or socket / subscription) by `authenticate` and
- * checked per root field by the schema (src/graphql/schema.ts), so every transport applies the same
- * rules: an API key for queries and subscriptions, the admin key for admin fields.
- */
-export type Auth =
-  | { kind: 'viewer'; viewer: Viewer }
-  | { kind: 'admin' }
-  /** No usable credentials; `error` says why (401 missing/unknown/revoked, 403 subscription). */
-  | { kind: 'none'; error: AppError };
+export type { Auth } from '../auth/authenticate';
 
 /** What every resolver receives. */
 export interface GraphQLContext {
@@ -27,32 +17,15 @@ export interface GraphQLContext {
   now: Date;
   /** IANA zone of the league's calendar day (`date` parameters). */
   timeZone: string;
-}
-
-export interface AuthDeps {
-  db: Database;
-  /** ADMIN_KEY; admin fields are disabled without it. */
-  adminKey: string | undefined;
-}
-
-/**
- * Resolves an `Authorization` header value to an Auth. Never throws for bad credentials (they become
- * `{kind: 'none', error}`); the admin key is compared by hash in constant time. No cache, so a
- * revoked key fails on the next request.
- */
-export async function authenticate(deps: AuthDeps, authorization: string | string[] | undefined, now = new Date()): Promise<Auth> {
-  const token = bearerToken(authorization);
-  if (token && deps.adminKey && sameHash(hashApiKey(token), hashApiKey(deps.adminKey))) return { kind: 'admin' };
-  try {
-    return { kind: 'viewer', viewer: await verifyApiKey(createKeyLookup(deps.db.prisma), token, now) };
-  } catch (error) {
-    if (error instanceof AppError) return { kind: 'none', error };
-    throw error;
-  }
+  /**
+   * Tells every API process that a key or account changed (admin mutations call it after the write),
+   * so cached keys are dropped and sockets re-checked at once. Absent where nothing listens.
+   */
+  keyChanged?: ((change: KeyChangeEvent) => Promise<void>) | undefined;
 }
 
 /** A fresh context: new DataLoaders, so nothing is cached across requests. */
-export function createContext(input: { auth: Auth; db: Database; now: Date; timeZone: string }): GraphQLContext {
+export function createContext(input: { auth: Auth; db: Database; now: Date; timeZone: string; keyChanged?: GraphQLContext['keyChanged'] }): GraphQLContext {
   return {
     auth: input.auth,
     viewer: input.auth.kind === 'viewer' ? input.auth.viewer : null,
@@ -60,5 +33,6 @@ export function createContext(input: { auth: Auth; db: Database; now: Date; time
     loaders: createLoaders(input.db.prisma),
     now: input.now,
     timeZone: input.timeZone,
+    keyChanged: input.keyChanged,
   };
 }

@@ -23,6 +23,34 @@ export interface Route {
   /** Extra error statuses the route can answer (OpenAPI), e.g. 404 or 403 for plan gates. */
   errors?: number[];
   tags?: string[];
+  /**
+   * How long clients may reuse an answer without asking again (Cache-Control, docs/http-caching.md):
+   * `live` 1 s, `odds` 5 s (an official final game: 1 h), `history` 5 min, `reference` 1 h.
+   * Default `odds`. Revalidation with If-None-Match is cheap whatever the class.
+   */
+  freshness?: Freshness;
+}
+
+export type Freshness = 'live' | 'odds' | 'history' | 'reference';
+
+const MAX_AGE: Record<Freshness, number> = { live: 1, odds: 5, history: 300, reference: 3600 };
+
+/** Game statuses after which nothing about a game changes any more (ingest/status-map.ts). */
+const SETTLED = new Set(['closed']);
+
+/**
+ * The Cache-Control of a route's 200 body. `private`: answers depend on the caller's key, so shared
+ * caches must not keep them.
+ */
+export function cacheControlOf(route: Route, body: Record<string, unknown>): string {
+  let maxAge = MAX_AGE[route.freshness ?? 'odds'];
+  if ((route.freshness ?? 'odds') === 'odds') {
+    const data = body.data;
+    const games = Array.isArray(data) ? data : data && typeof data === 'object' ? [data] : [];
+    const settled = games.length > 0 && games.every((g) => SETTLED.has((g as { status?: unknown }).status as string));
+    if (settled) maxAge = MAX_AGE.reference;
+  }
+  return `private, max-age=${maxAge}`;
 }
 
 /** Identity helper that keeps a route table typed. */

@@ -1,24 +1,44 @@
-import { Router, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import querystring from 'node:querystring';
 import { execute, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import { match, type MatchFunction } from 'path-to-regexp';
+import type { Auth } from '../auth/authenticate';
+import { planVisibility } from '../auth/viewer';
 import { AppError, ERRORS, isDatabaseUnavailable } from '../errors';
-import type { Auth, GraphQLContext } from '../graphql/context';
-import { errorBody } from './envelope';
+import type { GraphQLContext } from '../graphql/context';
 import { loadOperations } from '../graphql/operations';
-import type { Route } from './route';
-import type { ResultCache } from './result-cache';
+import { errorBody } from './envelope';
+import { matchesEtag, negotiateEncoding, representation, type Representation, type ResponseCache } from './response-cache';
+import { cacheControlOf, type Route } from './route';
 import { ROUTES } from './routes';
+
+/** What the app decided about a request before any route runs: who it is and its rate-limit verdict. */
+export interface Admission {
+  auth: Auth;
+  /** X-RateLimit-* (and Retry-After), sent with every answer. */
+  headers: Record<string, string>;
+  /** Set when the request is refused (429). */
+  refused?: AppError;
+}
 
 export interface RestDeps {
   schema: GraphQLSchema;
+  /** Authentication and rate limiting, the same for REST and /graphql. */
+  admit(req: IncomingMessage): Promise<Admission>;
   /** A GraphQL context for an authenticated request (the same one /graphql uses). */
   createContext(auth: Auth): GraphQLContext;
-  /** The request's Auth, set by the app's authentication middleware. */
-  authOf(req: Request): Auth;
+  /** The data version (src/events/data-version.ts): part of every cache key. */
+  dataVersion(): number;
   /** Logs unexpected errors (500). */
-  onError(error: unknown, req: Request): void;
+  onError(error: unknown, req: IncomingMessage): void;
   routes?: readonly Route[];
-  /** Results served again until the next ingest (see result-cache.ts); none when absent. */
-  cache?: ResultCache;
+  /** Bodies kept per data version (response-cache.ts); every request runs its operation when absent. */
+  cache?: ResponseCache | undefined;
+  /** How many recently asked answers `warm()` computes again (default 16). */
+  warmCount?: number;
+  /** Path prefix of the routes (default /api/v1/nba/odds). */
+  prefix?: string;
 }
 
 /** The AppError a GraphQL execution error stands for; anything unexpected is INTERNAL. */
@@ -37,70 +57,208 @@ function paramError(issues: ReadonlyArray<{ path: PropertyKey[]; message: string
   return new AppError('BAD_REQUEST', `invalid parameter ${String(issue.path[0])}: ${issue.message}`);
 }
 
-type Outcome = { body: string } | { error: AppError; cause: unknown };
+/** A request's parameters parsed and turned into variables, or why they are refused. */
+type ParsedRequest = { params: Record<string, unknown>; variables: Record<string, unknown>; variablesKey: string };
+type Parsed = ParsedRequest | { error: AppError };
+
+type Outcome = { representation: Representation } | { error: AppError; cause: unknown };
+
+interface CompiledRoute {
+  route: Route;
+  document: DocumentNode;
+  match: MatchFunction<Record<string, string>>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * The REST adapter: one GET handler per route of the table. Each one checks the caller, parses the
- * parameters, runs the route's GraphQL operation in-process on the shared schema and writes the
- * envelope. No business logic lives here.
+ * Writes a 200 with `r` (compressed as the client accepts) or a 304 when If-None-Match matches its
+ * ETag, with `headers` (rate limits) on both.
  */
-export function createRestRouter(deps: RestDeps): Router {
-  const operations: Map<string, DocumentNode> = loadOperations(deps.schema);
-  const router = Router();
-  const inFlight = new Map<string, Promise<Outcome>>();
-
-  /** Runs a route's operation and shapes the envelope: the part of a request that can be shared. */
-  async function runOperation(document: DocumentNode, route: Route, variables: Record<string, unknown>, params: Record<string, unknown>, auth: Auth): Promise<Outcome> {
-    const result = await execute({ schema: deps.schema, document, variableValues: variables, contextValue: deps.createContext(auth) });
-    if (result.errors?.length) return { error: appErrorOf(result.errors[0]!), cause: result.errors[0]!.originalError ?? result.errors[0] };
-    return { body: JSON.stringify(route.envelope.body(result.data as Record<string, unknown>, params)) };
+export async function sendRepresentation(req: IncomingMessage, res: ServerResponse, r: Representation, headers: Record<string, string | number>): Promise<void> {
+  const common = { ...headers, ETag: r.etag, 'Cache-Control': r.cacheControl, Vary: 'Authorization, Accept-Encoding' };
+  if (matchesEtag(req.headers['if-none-match'], r.etag)) {
+    res.writeHead(304, common);
+    res.end();
+    return;
   }
+  const encoding = negotiateEncoding(req.headers['accept-encoding']);
+  const body = await r.encoded(encoding);
+  res.writeHead(200, { ...common, 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ...(body !== r.body && { 'Content-Encoding': encoding }) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
 
-  for (const route of deps.routes ?? ROUTES) {
+/** A request handler of the REST routes: true when it answers the request, false to pass it on. */
+export interface RestHandler {
+  (req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * Computes again, under the current data version, the answers asked for most recently (the app
+   * calls it when the version advances), so the first poll after an ingest finds its bytes ready or
+   * joins the run already under way instead of starting one.
+   */
+  warm(): Promise<void>;
+}
+
+/**
+ * The REST adapter, on node:http directly (the hot path of the service: a cached answer costs a key
+ * lookup in memory, a rate-limit count and one write). Each GET route checks the caller, parses the
+ * parameters, and answers from the response cache or runs the route's GraphQL operation in-process
+ * on the shared schema and writes the envelope. No business logic lives here. Requests that match no
+ * route (or are not GET/HEAD) are passed on, so the rest of the app answers them.
+ */
+export function createRestHandler(deps: RestDeps): RestHandler {
+  const prefix = deps.prefix ?? '/api/v1/nba/odds';
+  const operations: Map<string, DocumentNode> = loadOperations(deps.schema);
+  const compiled: CompiledRoute[] = (deps.routes ?? ROUTES).map((route) => {
     const document = operations.get(route.operation);
     if (!document) throw new Error(`route ${route.path}: no operation file src/graphql/operations/${route.operation}.graphql`);
-    router.get(route.path, async (req: Request, res: Response) => {
-      const fail = (error: AppError) => res.status(error.status).json(errorBody(error));
-      try {
-        const auth = deps.authOf(req);
-        if (auth.kind === 'none') return fail(auth.error);
-        const parsed = route.params.safeParse({ ...(req.query as Record<string, unknown>), ...req.params });
-        if (!parsed.success) return fail(paramError(parsed.error.issues));
-        const params = parsed.data as Record<string, unknown>;
-        const variables = route.variables ? route.variables(params) : params;
-        // Plan is part of the key: plan gates are the only way two callers can see different results.
-        const cacheKey = deps.cache && `${route.operation}|${auth.kind === 'viewer' ? auth.viewer.plan : auth.kind}|${JSON.stringify(variables)}`;
-        const cached = cacheKey ? deps.cache!.get(cacheKey) : undefined;
-        if (cached !== undefined) return res.type('application/json').send(cached);
-        // Identical requests arriving together share one execution instead of each running it.
-        // Keyed by cache version too: a request after an ingest never joins a run that began before it.
-        const version = deps.cache?.version;
-        const flightKey = cacheKey && `${version}|${cacheKey}`;
-        const pending = flightKey ? inFlight.get(flightKey) : undefined;
-        const run = pending ?? runOperation(document, route, variables, params, auth);
-        if (cacheKey && flightKey && !pending) {
-          inFlight.set(flightKey, run);
-          void run.then(
-            (outcome) => {
-              inFlight.delete(flightKey);
-              if ('body' in outcome && deps.cache!.version === version) deps.cache!.set(cacheKey, outcome.body);
-            },
-            () => inFlight.delete(flightKey),
-          );
-        }
-        const outcome = await run;
-        if ('error' in outcome) {
-          if (outcome.error.code === 'INTERNAL') deps.onError(outcome.cause, req);
-          return fail(outcome.error);
-        }
-        return res.type('application/json').send(outcome.body);
-      } catch (error) {
-        if (error instanceof AppError) return fail(error);
-        if (isDatabaseUnavailable(error)) return fail(new AppError('UNAVAILABLE'));
-        deps.onError(error, req);
-        return fail(new AppError('INTERNAL', ERRORS.INTERNAL.message));
-      }
-    });
+    // Express's matching: case-insensitive, an optional trailing slash, parameters URI-decoded.
+    return { route, document, match: match<Record<string, string>>(route.path, { decode: decodeURIComponent, sensitive: false, trailing: true }) };
+  });
+  const inFlight = new Map<string, Promise<Outcome>>();
+  // The answers asked for most recently (what to warm). The caller's Auth is kept only for its plan's
+  // visibility: answers never depend on who the key belongs to.
+  const recent = new LRUCache<string, { c: CompiledRoute; request: ParsedRequest; auth: Auth }>({ max: deps.warmCount ?? 16 });
+  // Pollers repeat the same URLs: parsing (zod) is a pure function of the URL, so it is done once per URL.
+  const parsedUrls = new LRUCache<string, Parsed>({ max: 10_000 });
+
+  function parse(c: CompiledRoute, pathParams: Record<string, string>, search: string): Parsed {
+    const query = querystring.parse(search) as Record<string, unknown>;
+    const parsed = c.route.params.safeParse({ ...query, ...pathParams });
+    if (!parsed.success) return { error: paramError(parsed.error.issues) };
+    const params = parsed.data as Record<string, unknown>;
+    const variables = c.route.variables ? c.route.variables(params) : params;
+    return { params, variables, variablesKey: JSON.stringify(variables) };
   }
-  return router;
+
+  /** Runs a route's operation and shapes the envelope: the part of a request that can be shared. */
+  async function runOperation(c: CompiledRoute, variables: Record<string, unknown>, params: Record<string, unknown>, auth: Auth): Promise<Outcome> {
+    const result = await execute({ schema: deps.schema, document: c.document, variableValues: variables, contextValue: deps.createContext(auth) });
+    if (result.errors?.length) return { error: appErrorOf(result.errors[0]!), cause: result.errors[0]!.originalError ?? result.errors[0] };
+    const body = c.route.envelope.body(result.data as Record<string, unknown>, params);
+    return { representation: representation(Buffer.from(JSON.stringify(body)), cacheControlOf(c.route, body)) };
+  }
+
+  /** The answer of `c` for these variables: from the cache, from a run in flight, or a new run. */
+  function outcomeOf(c: CompiledRoute, request: ParsedRequest, auth: Auth, remember = true): Promise<Outcome> {
+    const { params, variables } = request;
+    if (!deps.cache) return runOperation(c, variables, params, auth);
+    // Only the plan's gates can make two callers' answers differ, so callers that pass the same gates share.
+    const visibility = auth.kind === 'viewer' ? planVisibility(auth.viewer.plan) : auth.kind;
+    const version = deps.dataVersion();
+    const answer = `${c.route.operation}|${visibility}|${request.variablesKey}`;
+    if (remember) recent.set(answer, { c, request, auth });
+    const key = `${version}|${answer}`;
+    const cached = deps.cache.get(key);
+    if (cached) return Promise.resolve({ representation: cached });
+    // Identical requests arriving together share one execution instead of each running it.
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = runOperation(c, variables, params, auth);
+      inFlight.set(key, pending);
+      void pending.then(
+        (outcome) => {
+          inFlight.delete(key);
+          if ('representation' in outcome) {
+            // A result begun under an older version is still right for that version's key; it is
+            // stored under it and never served for a newer one.
+            deps.cache!.set(key, outcome.representation);
+          }
+        },
+        () => inFlight.delete(key),
+      );
+    }
+    return pending;
+  }
+
+  async function handle(c: CompiledRoute, url: string, pathParams: Record<string, string>, search: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let headers: Record<string, string> = {};
+    const send = (status: number, extra: Record<string, string | number>, body?: Buffer) => {
+      res.writeHead(status, { ...headers, ...extra });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+    const fail = (error: AppError) => {
+      const body = Buffer.from(JSON.stringify(errorBody(error)));
+      send(error.status, { 'Content-Type': JSON_TYPE, 'Content-Length': body.length }, body);
+    };
+    // The matched pattern, for the request metrics' route label.
+    (req as IncomingMessage & { routePattern?: string }).routePattern = `${prefix}${c.route.path}`;
+    try {
+      const admission = await deps.admit(req);
+      headers = admission.headers;
+      if (admission.refused) return fail(admission.refused);
+      const auth = admission.auth;
+      if (auth.kind === 'none') return fail(auth.error);
+      let parsed = parsedUrls.get(url);
+      if (!parsed) {
+        parsed = parse(c, pathParams, search);
+        parsedUrls.set(url, parsed);
+      }
+      if ('error' in parsed) return fail(parsed.error);
+      const outcome = await outcomeOf(c, parsed, auth);
+      if ('error' in outcome) {
+        if (outcome.error.code === 'INTERNAL') deps.onError(outcome.cause, req);
+        return fail(outcome.error);
+      }
+      await sendRepresentation(req, res, outcome.representation, headers);
+    } catch (error) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof AppError) return fail(error);
+      if (isDatabaseUnavailable(error)) return fail(new AppError('UNAVAILABLE'));
+      deps.onError(error, req);
+      fail(new AppError('INTERNAL', `${ERRORS.INTERNAL.message} (request id ${(req as IncomingMessage & { id?: string }).id ?? 'unknown'})`));
+    }
+  }
+
+  let warming: Promise<void> | null = null;
+  let again = false;
+  const warm = (): Promise<void> => {
+    if (!deps.cache) return Promise.resolve();
+    if (warming) {
+      again = true; // the version moved while warming: go round once more
+      return warming;
+    }
+    warming = (async () => {
+      do {
+        again = false;
+        for (const { c, request, auth } of [...recent.values()]) {
+          // An error is the requester's to see when it asks; nothing to do here.
+          await outcomeOf(c, request, auth, false).catch(() => undefined);
+        }
+      } while (again);
+    })().finally(() => {
+      warming = null;
+    });
+    return warming;
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const url = req.url ?? '/';
+    if (!url.startsWith(prefix)) return false;
+    const q = url.indexOf('?');
+    const path = q === -1 ? url.slice(prefix.length) : url.slice(prefix.length, q);
+    const search = q === -1 ? '' : url.slice(q + 1);
+    for (const c of compiled) {
+      let found: ReturnType<CompiledRoute['match']>;
+      try {
+        found = c.match(path);
+      } catch {
+        // a malformed %-escape in a path parameter
+        const body = Buffer.from(JSON.stringify(errorBody(new AppError('BAD_REQUEST', 'invalid request: malformed URL encoding'))));
+        res.writeHead(400, { 'Content-Type': JSON_TYPE, 'Content-Length': body.length });
+        res.end(req.method === 'HEAD' ? undefined : body);
+        return true;
+      }
+      if (found) {
+        void handle(c, url, found.params, search, req, res);
+        return true;
+      }
+    }
+    return false;
+  };
+  return Object.assign(handler, { warm });
 }

@@ -10,7 +10,7 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
  * A migrated throwaway database: a fresh database on the TEST_DATABASE_URL server (dropped on
  * close), or an in-memory PGlite store. `kind` forces one of them.
  */
-export async function openTestDatabase(kind: 'auto' | 'pglite' | 'postgres' = 'auto'): Promise<Database> {
+export async function openTestDatabase(kind: 'auto' | 'pglite' | 'postgres' = 'auto'): Promise<Database & { url?: string }> {
   const usePostgres = kind === 'postgres' || (kind === 'auto' && TEST_DATABASE_URL);
   if (!usePostgres) return openDatabase({ dataDir: MEMORY });
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
@@ -24,6 +24,8 @@ export async function openTestDatabase(kind: 'auto' | 'pglite' | 'postgres' = 'a
   const db = await openDatabase({ dataDir: MEMORY, databaseUrl: url.toString() });
   return {
     ...db,
+    /** The database's own URL (for child processes such as the CLI). */
+    url: url.toString(),
     async close() {
       await db.close();
       const cleanup = new Client({ connectionString: TEST_DATABASE_URL });

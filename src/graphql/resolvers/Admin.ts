@@ -26,14 +26,22 @@ export const Mutation: MutationResolvers = {
       throw error;
     }
   },
-  revokeApiKey: (_root, args, ctx) => revokeKey(ctx.db.prisma, args.id),
-  updateAccount: (_root, args, ctx) =>
-    updateAccount(ctx.db.prisma, args.id, {
+  // Each change is announced after its write, so every API process drops the key before we answer.
+  revokeApiKey: async (_root, args, ctx) => {
+    const revoked = await revokeKey(ctx.db.prisma, args.id);
+    if (revoked) await ctx.keyChanged?.({ keyId: args.id });
+    return revoked;
+  },
+  updateAccount: async (_root, args, ctx) => {
+    const account = await updateAccount(ctx.db.prisma, args.id, {
       plan: args.plan ?? undefined,
       subscriptionStatus: args.subscription_status ?? undefined,
       // null clears the end date; absent leaves it alone
       subscriptionEndsAt: args.subscription_ends_at === undefined ? undefined : args.subscription_ends_at,
-    }),
+    });
+    if (account) await ctx.keyChanged?.({ accountId: args.id });
+    return account;
+  },
 };
 
 export const Account: AccountResolvers = {

@@ -26,6 +26,7 @@ export const liveRoutes = defineRoutes([
     envelope: list('live'),
     errors: [403],
     tags: ['live'],
+    freshness: 'live',
   },
   {
     path: '/live/movement',
@@ -44,6 +45,7 @@ export const liveRoutes = defineRoutes([
     envelope: list('movement'),
     errors: [403],
     tags: ['live'],
+    freshness: 'live',
   },
   {
     path: '/historical',
@@ -65,5 +67,6 @@ export const liveRoutes = defineRoutes([
     envelope: page('historical'),
     errors: [400, 403],
     tags: ['historical'],
+    freshness: 'history',
   },
 ]);

@@ -17,6 +17,7 @@ export const referenceRoutes = defineRoutes([
       division: text('Division, case-insensitive prefix (atlantic, PACIFIC)', 50),
     }),
     operation: 'Teams',
+    freshness: 'reference',
     envelope: list('teams'),
   },
   {
@@ -24,6 +25,7 @@ export const referenceRoutes = defineRoutes([
     summary: 'Leagues, ordered by id',
     params: z.object({ league_id: id('League id'), sport: text('Sport (basketball)', 50), is_active: boolean('Active leagues only (true) or inactive only (false)') }),
     operation: 'Leagues',
+    freshness: 'reference',
     envelope: list('leagues'),
   },
   {
@@ -31,6 +33,7 @@ export const referenceRoutes = defineRoutes([
     summary: 'Sportsbooks, ordered by id',
     params: z.object({}),
     operation: 'Sportsbooks',
+    freshness: 'reference',
     envelope: list('sportsbooks'),
   },
   {

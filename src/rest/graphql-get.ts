@@ -1,0 +1,117 @@
+import { hash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { costRefusal, PARSE_OPTIONS } from '../graphql/limits';
+import { execute, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { Auth } from '../auth/authenticate';
+import { planVisibility } from '../auth/viewer';
+import type { GraphQLContext } from '../graphql/context';
+import { representation, type ResponseCache } from './response-cache';
+import { sendRepresentation } from './router';
+
+// GraphQL reads over GET (`/graphql?query=...` and automatic persisted queries,
+// `?extensions={"persistedQuery":{"version":1,"sha256Hash":"..."}}`) answered from the same response
+// cache as the REST routes, with the same ETag/304 and compression. Only successful query results
+// are answered here; anything else (a mutation, an unknown hash, a validation or execution error)
+// is passed on to Apollo, which answers it in GraphQL's own way.
+
+/** The store of persisted queries, shared with Apollo (its `persistedQueries.cache`). */
+export interface PersistedQueryStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<boolean>;
+}
+
+/** Apollo's prefix of APQ entries in its cache. */
+const APQ_PREFIX = 'apq:';
+
+/** An in-memory APQ store: at most `max` queries, least recently used out first. */
+export function createPersistedQueryStore(max = 10_000): PersistedQueryStore {
+  const queries = new LRUCache<string, string>({ max });
+  return {
+    async get(key) {
+      return queries.get(key);
+    },
+    async set(key, value) {
+      queries.set(key, value);
+    },
+    async delete(key) {
+      return queries.delete(key);
+    },
+  };
+}
+
+export interface GraphQLGetDeps {
+  schema: GraphQLSchema;
+  /** Extra validation rules (the depth/cost limit). */
+  rules: readonly ValidationRule[];
+  cache: ResponseCache;
+  persistedQueries: PersistedQueryStore;
+  dataVersion(): number;
+  createContext(auth: Auth): GraphQLContext;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * Tries to answer a GET /graphql request from the cache (or by running and caching it). Resolves
+ * true when it answered, false to let Apollo handle the request.
+ */
+export function createGraphQLGetHandler(deps: GraphQLGetDeps) {
+  const rules = [...specifiedRules, ...deps.rules];
+  // Parsed and validated documents by hash; `false` remembers one that does not validate.
+  const documents = new LRUCache<string, DocumentNode | false>({ max: 1000 });
+
+  return async (req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, auth: Auth): Promise<boolean> => {
+    let source = text(query.query);
+    let persistedHash: string | undefined;
+    if (text(query.extensions)) {
+      try {
+        persistedHash = text(JSON.parse(text(query.extensions)!)?.persistedQuery?.sha256Hash);
+      } catch {
+        return false;
+      }
+    }
+    if (source === undefined && persistedHash) source = await deps.persistedQueries.get(APQ_PREFIX + persistedHash);
+    if (source === undefined) return false;
+    const documentHash = hash('sha256', source, 'hex');
+    if (persistedHash && persistedHash !== documentHash) return false;
+    let variables: Record<string, unknown> = {};
+    if (text(query.variables)) {
+      try {
+        variables = JSON.parse(text(query.variables)!) ?? {};
+      } catch {
+        return false;
+      }
+    }
+    const operationName = text(query.operationName);
+
+    let document = documents.get(documentHash);
+    if (document === undefined) {
+      try {
+        const parsed = parse(source, PARSE_OPTIONS);
+        document = validate(deps.schema, parsed, rules).length ? false : parsed;
+      } catch {
+        document = false;
+      }
+      documents.set(documentHash, document);
+    }
+    if (!document || getOperationAST(document, operationName)?.operation !== 'query') return false;
+    // Over the plan's cost budget: Apollo answers it, with the refusal.
+    if (costRefusal(deps.schema, document, { operationName, variables, plan: auth.kind === 'viewer' ? auth.viewer.plan : null })) return false;
+
+    const visibility = auth.kind === 'viewer' ? planVisibility(auth.viewer.plan) : auth.kind;
+    const key = `${deps.dataVersion()}|graphql|${documentHash}|${operationName ?? ''}|${visibility}|${JSON.stringify(variables)}`;
+    let r = deps.cache.get(key);
+    if (!r) {
+      const result = await execute({ schema: deps.schema, document, variableValues: variables, operationName, contextValue: deps.createContext(auth) });
+      if (result.errors?.length) return false;
+      r = representation(Buffer.from(`${JSON.stringify({ data: result.data })}\n`), 'private, max-age=5');
+      deps.cache.set(key, r);
+    }
+    // A persisted query seen here first is registered for Apollo too (and for later hash-only GETs).
+    if (persistedHash && query.query !== undefined) await deps.persistedQueries.set(APQ_PREFIX + persistedHash, source);
+    await sendRepresentation(req, res, r, {});
+    return true;
+  };
+}

@@ -1,0 +1,29 @@
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaClient, type Database } from '../../src/db/client';
+
+/** The same database through a Prisma client whose driver adapter counts every SQL statement. */
+export function countingDatabase(db: Database): { db: Database; count: () => number; reset: () => void } {
+  let statements = 0;
+  const factory = db.adapterFactory;
+  const counted: SqlMigrationAwareDriverAdapterFactory = Object.create(factory, {
+    connect: {
+      value: async () => {
+        const adapter = await factory.connect();
+        return new Proxy(adapter, {
+          get(target, prop, receiver) {
+            const value = Reflect.get(target, prop, receiver);
+            if (prop === 'queryRaw' || prop === 'executeRaw') {
+              return (...args: unknown[]) => {
+                statements++;
+                return (value as (...a: unknown[]) => unknown).apply(target, args);
+              };
+            }
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      },
+    },
+  });
+  const prisma = new PrismaClient({ adapter: counted });
+  return { db: { ...db, prisma }, count: () => statements, reset: () => (statements = 0) };
+}
