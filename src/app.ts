@@ -255,6 +255,11 @@ export function createApp(deps: AppDeps): App {
         async requestDidStart() {
           return {
             async didResolveOperation({ document, operation, operationName, request, contextValue }) {
+              if (operation?.operation === 'subscription') {
+                throw new GraphQLError('subscriptions run over WebSocket: connect with graphql-ws to /graphql (or Socket.IO to /live-odds)', {
+                  extensions: { code: ERRORS.MALFORMED_REQUEST.graphql, http: { status: 400 } },
+                });
+              }
               const refusal = costRefusal(schema, document, { operationName, variables: request.variables, plan: contextValue.viewer?.plan });
               if (refusal) throw refusal;
               // An audit line per admin operation: what was done, never the key that did it.

@@ -146,7 +146,8 @@ function expectEnvelope(url: string, res: { status: number; body: any }): void {
 }
 
 describe('when the GraphQL variables of every REST operation get hostile values, then no error is internal', () => {
-  const operations = loadOperations(buildSchema());
+  // The REST routes' queries; the subscription documents the transports run are not served over HTTP.
+  const operations = [...loadOperations(buildSchema())].filter(([, d]) => d.definitions.some((x) => x.kind === 'OperationDefinition' && x.operation === 'query'));
 
   /** A JSON value for a variable of `type`: often right-typed, often not. */
   function variableValue(type: TypeNode): fc.Arbitrary<unknown> {

@@ -96,3 +96,9 @@ test('when every REST operation runs at its largest page with every switch on, t
     expect({ name, fits: operationCost(schema, document, { variables }) <= COST_BUDGETS.starter }).toEqual({ name, fits: true });
   }
 });
+
+test('when a subscription is posted over HTTP, then it is refused with a pointer to graphql-ws', async () => {
+  const res = await t.graphql('subscription { liveOdds { count } }', {}, elite);
+  expect(res.status).toBe(400);
+  expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/graphql-ws/), extensions: { code: 'BAD_REQUEST' } });
+});
