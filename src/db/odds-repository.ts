@@ -1,4 +1,5 @@
-import type { Boxscore, Game, League, Prisma, PrismaClient, PublicBetting, Quote, Sportsbook, Team } from './client';
+import { Prisma } from './__generated__/prisma/client';
+import type { Boxscore, Game, League, PrismaClient, PublicBetting, Quote, Sportsbook, Team } from './client';
 
 // Every read the API makes, one function per query shape. Batch reads take a list of keys and
 // return rows in no particular order: the DataLoaders in src/graphql/loaders.ts put them in key
@@ -66,9 +67,36 @@ export function boxscoresByGameIds(prisma: PrismaClient, gameIds: readonly numbe
   return prisma.boxscore.findMany({ where: { gameId: { in: [...gameIds] } } });
 }
 
+type RawQuote = Omit<Quote, 'id'> & { id: bigint | number | string };
+
+/**
+ * Quotes matching `where` (conditions on `q`, the quote, and `g`, its game), in `orderBy` order.
+ * A quote row changes only when its price or availability does; the time an available quote was last
+ * seen is the time the last document carrying its game was seen (Game.seenAt), which is later.
+ */
+export async function readQuotes(prisma: PrismaClient, where: Prisma.Sql, orderBy: Prisma.Sql): Promise<Quote[]> {
+  const rows = await prisma.$queryRaw<RawQuote[]>`
+    SELECT q."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", q."outcomeId", q."teamId", q."point",
+      q."american", q."decimal", q."fractional", q."isAvailable", q."lineStatus", q."changedAt", q."openPoint", q."openAmerican", q."openedAt",
+      CASE WHEN q."isAvailable" AND g."seenAt" > q."seenAt" THEN g."seenAt" ELSE q."seenAt" END AS "seenAt"
+    FROM "Quote" q JOIN "Game" g ON g."id" = q."gameId"
+    WHERE ${where}
+    ORDER BY ${orderBy}`;
+  return rows.map((r) => ({
+    ...r,
+    id: BigInt(r.id),
+    american: Number(r.american),
+    openAmerican: Number(r.openAmerican),
+    seenAt: new Date(r.seenAt),
+    changedAt: new Date(r.changedAt),
+    openedAt: new Date(r.openedAt),
+  }));
+}
+
 /** Current quotes of the games, every book, market, period and live flag. */
 export function quotesByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<Quote[]> {
-  return prisma.quote.findMany({ where: { gameId: { in: [...gameIds] } }, orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }] });
+  if (!gameIds.length) return Promise.resolve([]);
+  return readQuotes(prisma, Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])})`, Prisma.sql`q."gameId", q."bookId", q."id"`);
 }
 
 export function publicBettingByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<PublicBetting[]> {
