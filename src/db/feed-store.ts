@@ -23,13 +23,13 @@ const INGEST_LOCK_ID = 7_243_001;
 export const LOST_GAME_AFTER_MS = 3 * 3_600_000;
 /** Status of such a game (the README's status table documents it). */
 export const LOST_GAME_STATUS = 'unknown';
+const LOST_GAME_DISPLAY = 'Result unknown';
 const LIVE_STATUSES = ['in_progress', 'live'];
 /** How often (in feed time) the lost-game sweep runs: one cheap indexed statement. */
 const SWEEP_EVERY_MS = 5 * 60_000;
 /** Games no document has carried for this long leave the in-memory state (it is reloaded on demand). */
 const FORGET_AFTER_MS = 2 * 86_400_000;
 
-type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 type SqlType = 'int' | 'float8' | 'text' | 'bool' | 'jsonb' | 'timestamp(3)';
 type Column = readonly [name: string, type: SqlType];
 
@@ -66,37 +66,57 @@ const BETTING_COLUMNS: readonly Column[] = [
 ];
 
 /**
- * One set-based statement: the rows travel as a single JSON parameter that the server turns back
- * into a relation (jsonb_to_recordset), so a capture costs one statement per table, whatever the
- * number of rows. `conflict` names the unique key of an upsert; columns not in `keep` are updated.
+ * The statement of one capture: every write is a part of one SQL command (data-modifying WITH
+ * clauses), so a capture costs one round trip and is one transaction. Rows travel as one JSON
+ * parameter per table that the server turns back into a relation (jsonb_to_recordset): one set-based
+ * write per table, whatever the number of rows. Each write reads `v`, so it runs after the advisory
+ * lock is held and the ingest counter has moved, and only when the counter was the one this process
+ * expected (`v.ok`); otherwise nothing but the counter changes and the caller reloads and retries.
  */
-function writeSql(table: string, columns: readonly Column[], conflict?: { key: readonly string[]; keep?: readonly string[] }): string {
-  const names = columns.map(([name]) => `"${name}"`).join(', ');
-  const types = columns.map(([name, type]) => `"${name}" ${type}`).join(', ');
-  let sql = `INSERT INTO "${table}" (${names}) SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS t(${types})`;
-  if (conflict) {
-    const updated = columns.map(([name]) => name).filter((name) => !conflict.key.includes(name) && !conflict.keep?.includes(name));
-    sql += ` ON CONFLICT (${conflict.key.map((k) => `"${k}"`).join(', ')}) DO UPDATE SET ${updated.map((n) => `"${n}" = EXCLUDED."${n}"`).join(', ')}`;
+class CaptureStatement {
+  private readonly parts: string[] = [];
+  readonly params: unknown[] = [];
+
+  constructor(feedTime: string, expectedVersion: bigint) {
+    this.parts.push(
+      `l AS (SELECT pg_advisory_xact_lock(${INGEST_LOCK_ID}))`,
+      `v AS (INSERT INTO "IngestState" ("id", "version", "feedTime") SELECT 1, 1, ${this.param(feedTime)}::timestamp(3) FROM l
+        ON CONFLICT ("id") DO UPDATE SET "version" = "IngestState"."version" + 1, "feedTime" = GREATEST("IngestState"."feedTime", EXCLUDED."feedTime")
+        RETURNING "version", "version" = ${this.param(String(expectedVersion + 1n))}::bigint AS ok)`,
+    );
   }
-  return sql;
+
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  /** Inserts `rows`; with `conflict`, an upsert on that unique key updating every column not in `keep`. */
+  write(table: string, columns: readonly Column[], rows: readonly object[], conflict?: { key: readonly string[]; keep?: readonly string[] }): void {
+    if (!rows.length) return;
+    const names = columns.map(([name]) => `"${name}"`).join(', ');
+    const types = columns.map(([name, type]) => `"${name}" ${type}`).join(', ');
+    let sql = `INSERT INTO "${table}" (${names}) SELECT ${names} FROM jsonb_to_recordset(${this.param(JSON.stringify(rows))}::jsonb) AS t(${types}) WHERE (SELECT ok FROM v)`;
+    if (conflict) {
+      const updated = columns.map(([name]) => name).filter((name) => !conflict.key.includes(name) && !conflict.keep?.includes(name));
+      sql += ` ON CONFLICT (${conflict.key.map((k) => `"${k}"`).join(', ')}) DO UPDATE SET ${updated.map((n) => `"${n}" = EXCLUDED."${n}"`).join(', ')}`;
+    }
+    this.parts.push(`w${this.parts.length} AS (${sql})`);
+  }
+
+  /** Any other write; `sql` must contain `(SELECT ok FROM v)` in its condition. */
+  add(name: string, sql: string): void {
+    this.parts.push(`${name} AS (${sql})`);
+  }
+
+  text(returning: string): string {
+    return `WITH ${this.parts.join(',\n')}\nSELECT v."version", v.ok${returning} FROM v`;
+  }
 }
 
-const SQL = {
-  // The lock is taken before the counter moves (the INSERT reads from the lock's row), in one round trip.
-  begin: `WITH l AS (SELECT pg_advisory_xact_lock(${INGEST_LOCK_ID})) INSERT INTO "IngestState" ("id", "version", "feedTime") SELECT 1, 1, $1::timestamp(3) FROM l
-    ON CONFLICT ("id") DO UPDATE SET "version" = "IngestState"."version" + 1,
-      "feedTime" = GREATEST("IngestState"."feedTime", EXCLUDED."feedTime") RETURNING "version"`,
-  teams: writeSql('Team', TEAM_COLUMNS, { key: ['id'] }),
-  games: writeSql('Game', GAME_COLUMNS, { key: ['id'] }),
-  boxscores: writeSql('Boxscore', BOXSCORE_COLUMNS, { key: ['gameId'] }),
-  quotes: writeSql('Quote', QUOTE_COLUMNS, { key: QUOTE_KEY, keep: ['openPoint', 'openAmerican', 'openedAt'] }),
-  history: writeSql('OddsHistory', HISTORY_COLUMNS),
-  betting: writeSql('PublicBetting', BETTING_COLUMNS, { key: BETTING_KEY }),
-  seen: `UPDATE "Game" SET "seenAt" = $1::timestamp(3) WHERE "id" = ANY($2::int[]) AND ("seenAt" IS NULL OR "seenAt" < $1::timestamp(3))`,
-  sweep: `UPDATE "Game" SET "status" = '${LOST_GAME_STATUS}', "statusDisplay" = 'Result unknown', "updatedAt" = $1::timestamp(3)
-    WHERE "status" IN (${LIVE_STATUSES.map((s) => `'${s}'`).join(', ')}) AND "startTime" < $2::timestamp(3)
-      AND COALESCE("seenAt", "updatedAt") < $2::timestamp(3) AND "id" <> ALL($3::int[]) RETURNING "id"`,
-};
+const LEAGUE_COLUMNS: readonly Column[] = [
+  ['id', 'int'], ['sport', 'text'], ['name', 'text'], ['description', 'text'], ['logo', 'text'], ['currentSeason', 'text'], ['currentSeasonType', 'text'], ['isActive', 'bool'],
+];
 
 /** A stored quote as the in-memory state keeps it (times in epoch milliseconds). */
 interface QuoteState {
@@ -169,35 +189,37 @@ const ms = (d: Date | null | undefined) => (d ? d.getTime() : 0);
  * the same document changes nothing. A quote's point or price change appends a history row stamped
  * `seenAt`; a quote the document no longer carries, for a game it does carry, becomes unavailable.
  * A document older than what is stored does not overwrite it. The document is compared with the
- * rows this process keeps in memory; each table then gets at most one statement. A game still in
- * progress that no document has carried for LOST_GAME_AFTER_MS becomes LOST_GAME_STATUS.
+ * rows this process keeps in memory, and everything it changes goes to the database in one statement
+ * (CaptureStatement). A game still in progress that no document has carried for LOST_GAME_AFTER_MS
+ * becomes LOST_GAME_STATUS.
  */
 export async function storeDocument(prisma: PrismaClient, doc: NormalizedDocument, seenAt: Date): Promise<ChangeSet> {
-  try {
-    return await prisma.$transaction(
-      async (tx) => {
-        const version = (await tx.$queryRawUnsafe<Array<{ version: bigint }>>(SQL.begin, seenAt.toISOString()))[0]!.version;
-        let state = states.get(prisma);
-        if (!state || BigInt(state.version) + 1n !== BigInt(version)) {
-          state = await loadState(tx);
-          states.set(prisma, state);
-        }
-        state.version = BigInt(version);
-        return writeDocument(tx, state, doc, seenAt);
-      },
-      { timeout: 120_000, maxWait: 60_000 },
-    );
-  } catch (error) {
-    // The transaction rolled back: memory may hold rows that were never committed.
-    states.delete(prisma);
-    throw error;
+  // Another process that wrote in between makes the counter differ: reload what it may have changed.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      let state = states.get(prisma);
+      if (!state) {
+        state = await loadState(prisma);
+        states.set(prisma, state);
+      }
+      const changes = await writeDocument(prisma, state, doc, seenAt);
+      if (changes) return changes;
+      states.delete(prisma);
+      if (attempt >= 20) throw new Error('ingest: the database kept changing under this process (another writer?)');
+    } catch (error) {
+      // Memory may hold rows that were never committed.
+      states.delete(prisma);
+      throw error;
+    }
   }
 }
 
-async function loadState(tx: Tx): Promise<State> {
-  const leagues = await tx.league.findMany({ select: { id: true, currentSeason: true, currentSeasonType: true, isActive: true } });
+async function loadState(prisma: PrismaClient): Promise<State> {
+  // The counter first: a write after this read makes the next statement's check fail.
+  const counter = await prisma.ingestState.findUnique({ where: { id: 1 } });
+  const leagues = await prisma.league.findMany({ select: { id: true, currentSeason: true, currentSeasonType: true, isActive: true } });
   return {
-    version: 0n,
+    version: counter?.version ?? 0n,
     leagues: new Map(leagues.map((l) => [l.id, l])),
     teams: new Map(),
     games: new Map(),
@@ -209,25 +231,24 @@ async function loadState(tx: Tx): Promise<State> {
 }
 
 /** Reads the stored rows of games (and their teams) this process has not seen yet. */
-async function loadGames(tx: Tx, state: State, doc: NormalizedDocument): Promise<void> {
+async function loadGames(prisma: PrismaClient, state: State, doc: NormalizedDocument): Promise<void> {
   const teamIds = new Set<number>();
   for (const t of doc.teams) teamIds.add(t.id);
   for (const g of doc.games) teamIds.add(g.homeTeamId).add(g.awayTeamId);
   const newTeams = [...teamIds].filter((id) => !state.teams.has(id));
-  if (newTeams.length) {
-    for (const t of await tx.team.findMany({ where: { id: { in: newTeams } } })) {
-      const { updatedAt: _updatedAt, ...row } = t;
-      state.teams.set(t.id, row);
-    }
-  }
   const ids = doc.games.map((g) => g.id).filter((id) => !state.games.has(id));
-  if (!ids.length) return;
-  const [games, boxscores, quotes, betting] = await Promise.all([
-    tx.game.findMany({ where: { id: { in: ids } } }),
-    tx.boxscore.findMany({ where: { gameId: { in: ids } } }),
-    tx.quote.findMany({ where: { gameId: { in: ids } } }),
-    tx.publicBetting.findMany({ where: { gameId: { in: ids } } }),
+  if (!newTeams.length && !ids.length) return;
+  const [teams, games, boxscores, quotes, betting] = await Promise.all([
+    newTeams.length ? prisma.team.findMany({ where: { id: { in: newTeams } } }) : [],
+    ids.length ? prisma.game.findMany({ where: { id: { in: ids } } }) : [],
+    ids.length ? prisma.boxscore.findMany({ where: { gameId: { in: ids } } }) : [],
+    ids.length ? prisma.quote.findMany({ where: { gameId: { in: ids } } }) : [],
+    ids.length ? prisma.publicBetting.findMany({ where: { gameId: { in: ids } } }) : [],
   ]);
+  for (const t of teams) {
+    const { updatedAt: _updatedAt, ...row } = t;
+    state.teams.set(t.id, row);
+  }
   for (const g of games) {
     const { updatedAt, seenAt, ...row } = g;
     state.games.set(g.id, { row: row as GameRow, updatedAt: ms(updatedAt), seenAt: ms(seenAt ?? updatedAt), quoteKeys: new Set() });
@@ -250,19 +271,23 @@ async function loadGames(tx: Tx, state: State, doc: NormalizedDocument): Promise
 
 const iso = (t: number) => new Date(t).toISOString();
 
-async function writeRows(tx: Tx, sql: string, rows: readonly object[]): Promise<void> {
-  if (rows.length) await tx.$executeRawUnsafe(sql, JSON.stringify(rows));
-}
-
-async function writeDocument(tx: Tx, state: State, doc: NormalizedDocument, seenAt: Date): Promise<ChangeSet> {
+/**
+ * Diffs `doc` against `state` (updating it), sends the one statement, and returns what changed; or
+ * null when the ingest counter showed another writer (nothing was written, `state` is void).
+ */
+async function writeDocument(prisma: PrismaClient, state: State, doc: NormalizedDocument, seenAt: Date): Promise<ChangeSet | null> {
+  await loadGames(prisma, state, doc);
   const at = seenAt.getTime();
   const stamp = seenAt.toISOString();
+  const sql = new CaptureStatement(stamp, state.version);
   const changedGames = new Set<number>();
   const changedMarkets = new Map<string, { gameId: number; marketType: string; bookId: number }>();
   const markChanged = (q: QuoteRow) =>
     changedMarkets.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
   const gameIds = doc.games.map((g) => g.id);
 
+  // Leagues: the document's season; a league the reference data does not know still gets a row.
+  const leagueRows: object[] = [];
   if (doc.league) {
     const { id, currentSeason, currentSeasonType, isActive } = doc.league;
     const league = state.leagues.get(id);
@@ -272,22 +297,18 @@ async function writeDocument(tx: Tx, state: State, doc: NormalizedDocument, seen
       ...(isActive != null ? { isActive } : {}),
     };
     if (league && !sameFields(league, update)) {
-      await tx.league.update({ where: { id }, data: update });
       Object.assign(league, update);
+      sql.add('league', `UPDATE "League" SET "currentSeason" = ${sql.param(league.currentSeason)}, "currentSeasonType" = ${sql.param(league.currentSeasonType)},
+        "isActive" = ${sql.param(league.isActive)} WHERE "id" = ${sql.param(id)} AND (SELECT ok FROM v)`);
     }
   }
-  // A league the reference data does not know still gets a row, so its games can be stored.
   for (const leagueId of new Set(doc.games.map((g) => g.leagueId))) {
     if (state.leagues.has(leagueId)) continue;
-    const created = await tx.league.upsert({
-      where: { id: leagueId },
-      create: { id: leagueId, sport: 'basketball', name: `league ${leagueId}`, description: '', logo: '', currentSeason: doc.league?.currentSeason ?? '', currentSeasonType: doc.league?.currentSeasonType ?? 'reg' },
-      update: {},
-    });
-    state.leagues.set(leagueId, created);
+    const league = { currentSeason: doc.league?.currentSeason ?? '', currentSeasonType: doc.league?.currentSeasonType ?? 'reg', isActive: true };
+    leagueRows.push({ id: leagueId, sport: 'basketball', name: `league ${leagueId}`, description: '', logo: '', ...league });
+    state.leagues.set(leagueId, league);
   }
-
-  await loadGames(tx, state, doc);
+  sql.write('League', LEAGUE_COLUMNS, leagueRows, { key: ['id'], keep: LEAGUE_COLUMNS.map(([n]) => n) });
 
   // Teams: changed standings or names; games may name teams the document does not describe, which
   // get a placeholder to be filled later.
@@ -298,6 +319,7 @@ async function writeDocument(tx: Tx, state: State, doc: NormalizedDocument, seen
     teamRows.push({ ...team, updatedAt: stamp });
     state.teams.set(team.id, team);
   }
+  const placeholders: Array<TeamRow & { updatedAt: string }> = [];
   for (const game of doc.games) {
     for (const teamId of [game.homeTeamId, game.awayTeamId]) {
       if (state.teams.has(teamId)) continue;
@@ -306,18 +328,17 @@ async function writeDocument(tx: Tx, state: State, doc: NormalizedDocument, seen
         logo: null, primaryColor: null, secondaryColor: null, conferenceType: null, divisionType: null, urlSlug: null, coreId: null,
         win: null, loss: null, ties: null, overtimeLosses: null, draw: null,
       };
-      teamRows.push({ ...placeholder, updatedAt: stamp });
+      placeholders.push({ ...placeholder, updatedAt: stamp });
       state.teams.set(teamId, placeholder);
     }
   }
-  await writeRows(tx, SQL.teams, teamRows);
+  sql.write('Team', TEAM_COLUMNS, [...teamRows, ...placeholders], { key: ['id'] });
 
-  // Games: new or changed rows in one upsert; the time each carried game was seen in one narrow update.
+  // Games: new or changed rows in one upsert; the time each other carried game was seen in one narrow update.
   const gameRows: object[] = [];
-  const seenIds: number[] = [];
+  const onlySeen: number[] = [];
   for (const game of doc.games) {
     const current = state.games.get(game.id);
-    if (!current || current.seenAt < at) seenIds.push(game.id);
     if (!current) {
       gameRows.push({ ...game, updatedAt: stamp, seenAt: stamp });
       state.games.set(game.id, { row: game, updatedAt: at, seenAt: at, quoteKeys: new Set() });
@@ -327,14 +348,14 @@ async function writeDocument(tx: Tx, state: State, doc: NormalizedDocument, seen
       gameRows.push({ ...game, updatedAt: stamp, seenAt: iso(seen) });
       Object.assign(current, { row: game, updatedAt: at, seenAt: seen });
       changedGames.add(game.id);
+    } else if (current.seenAt < at) {
+      onlySeen.push(game.id);
+      current.seenAt = at;
     }
   }
-  await writeRows(tx, SQL.games, gameRows);
-  const written = new Set(gameRows.map((g) => (g as GameRow).id));
-  const onlySeen = seenIds.filter((id) => !written.has(id));
+  sql.write('Game', GAME_COLUMNS, gameRows, { key: ['id'] });
   if (onlySeen.length) {
-    await tx.$executeRawUnsafe(SQL.seen, stamp, onlySeen);
-    for (const id of onlySeen) state.games.get(id)!.seenAt = at;
+    sql.add('seen', `UPDATE "Game" SET "seenAt" = ${sql.param(stamp)}::timestamp(3) WHERE "id" = ANY(${sql.param(onlySeen)}::int[]) AND (SELECT ok FROM v)`);
   }
 
   const boxRows: object[] = [];
@@ -345,22 +366,20 @@ async function writeDocument(tx: Tx, state: State, doc: NormalizedDocument, seen
     state.boxscores.set(box.gameId, { row: box, updatedAt: at });
     changedGames.add(box.gameId);
   }
-  await writeRows(tx, SQL.boxscores, boxRows);
+  sql.write('Boxscore', BOXSCORE_COLUMNS, boxRows, { key: ['gameId'] });
 
-  // Quotes: the document against memory. A game carried by a newer document keeps its quotes.
+  // Quotes: the document against memory.
   const quoteRows: object[] = [];
   const history: object[] = [];
   const incoming = new Set<string>();
-  const wasSeen = new Map(doc.games.map((g) => [g.id, state.games.get(g.id)!]));
   for (const quote of doc.quotes) {
     const key = quoteKey(quote);
     incoming.add(key);
-    const game = wasSeen.get(quote.gameId)!;
     const current = state.quotes.get(key);
     if (!current) {
       const fresh: QuoteState = { row: quote, isAvailable: true, seenAt: at, changedAt: at, openPoint: quote.point, openAmerican: quote.american, openedAt: at };
       state.quotes.set(key, fresh);
-      game.quoteKeys.add(key);
+      state.games.get(quote.gameId)!.quoteKeys.add(key);
       quoteRows.push(quoteRecord(fresh));
       history.push({ ...quote, seenAt: stamp });
       markChanged(quote);
@@ -377,7 +396,6 @@ async function writeDocument(tx: Tx, state: State, doc: NormalizedDocument, seen
     if (priceMoved) history.push({ ...quote, seenAt: stamp });
   }
   // Withdrawal is news about the quote: it moves seenAt, so that an older document cannot revive it.
-  let withdrawn = 0;
   for (const gameId of gameIds) {
     for (const key of state.games.get(gameId)!.quoteKeys) {
       const q = state.quotes.get(key)!;
@@ -385,27 +403,47 @@ async function writeDocument(tx: Tx, state: State, doc: NormalizedDocument, seen
       Object.assign(q, { isAvailable: false, seenAt: at });
       quoteRows.push(quoteRecord(q));
       markChanged(q.row);
-      withdrawn++;
     }
   }
-  await writeRows(tx, SQL.quotes, quoteRows);
-  await writeRows(tx, SQL.history, history);
+  sql.write('Quote', QUOTE_COLUMNS, quoteRows, { key: QUOTE_KEY, keep: ['openPoint', 'openAmerican', 'openedAt'] });
+  sql.write('OddsHistory', HISTORY_COLUMNS, history);
 
   const bettingRows: object[] = [];
   for (const row of doc.publicBetting) {
     const key = bettingKey(row);
     const current = state.betting.get(key);
-    if (current && (current.updatedAt > at || sameFields(current.row, row))) continue;
+    // numBets is the game's bet count, repeated on every row: readers take it from the game, so a
+    // change of it alone (every capture of a busy game) rewrites no betting row.
+    if (current && (current.updatedAt > at || sameFields(current.row, { ...row, numBets: current.row.numBets }))) continue;
     bettingRows.push({ ...row, updatedAt: stamp });
     state.betting.set(key, { row, updatedAt: at });
   }
-  await writeRows(tx, SQL.betting, bettingRows);
+  sql.write('PublicBetting', BETTING_COLUMNS, bettingRows, { key: BETTING_KEY });
 
-  if (at - state.lastSweep >= SWEEP_EVERY_MS) {
-    for (const id of await sweepLostGames(tx, state, at, gameIds)) changedGames.add(id);
-    state.lastSweep = at;
+  const sweep = sweepDue(state, at, new Set(gameIds));
+  if (sweep) {
+    const live = LIVE_STATUSES.map((s) => `'${s}'`).join(', ');
+    const cut = sql.param(iso(at - LOST_GAME_AFTER_MS));
+    sql.add('lost', `UPDATE "Game" SET "status" = '${LOST_GAME_STATUS}', "statusDisplay" = '${LOST_GAME_DISPLAY}', "updatedAt" = ${sql.param(stamp)}::timestamp(3)
+      WHERE "status" IN (${live}) AND "startTime" < ${cut}::timestamp(3) AND COALESCE("seenAt", "updatedAt") < ${cut}::timestamp(3)
+        AND "id" <> ALL(${sql.param(gameIds)}::int[]) AND (SELECT ok FROM v) RETURNING "id"`);
   }
 
+  const [result] = await prisma.$queryRawUnsafe<Array<{ version: bigint; ok: boolean; lost?: number[] }>>(
+    sql.text(sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : ''),
+    ...sql.params,
+  );
+  if (!result?.ok) return null;
+  state.version = BigInt(result.version);
+  if (sweep) {
+    state.lastSweep = at;
+    for (const id of result.lost ?? []) {
+      changedGames.add(Number(id));
+      const game = state.games.get(Number(id));
+      if (game) Object.assign(game, { row: { ...game.row, status: LOST_GAME_STATUS, statusDisplay: LOST_GAME_DISPLAY }, updatedAt: at });
+    }
+    forgetOldGames(state, at);
+  }
   return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: quoteRows.length, historyRows: history.length };
 }
 
@@ -414,22 +452,28 @@ function quoteRecord(q: QuoteState): object {
 }
 
 /**
- * Games left "in progress" that no document has carried for LOST_GAME_AFTER_MS (feed time) get
- * LOST_GAME_STATUS; games long gone from the feed leave memory.
+ * Whether the lost-game sweep should run with this capture: once after (re)loading, since games this
+ * process never saw may be stuck; then when a game in memory has been in progress without being
+ * carried for LOST_GAME_AFTER_MS, checked at most every SWEEP_EVERY_MS of feed time.
  */
-async function sweepLostGames(tx: Tx, state: State, at: number, carried: number[]): Promise<number[]> {
-  const cut = iso(at - LOST_GAME_AFTER_MS);
-  const lost = (await tx.$queryRawUnsafe<Array<{ id: number }>>(SQL.sweep, iso(at), cut, carried)).map((r) => Number(r.id));
-  for (const id of lost) {
-    const game = state.games.get(id);
-    if (game) Object.assign(game, { row: { ...game.row, status: LOST_GAME_STATUS, statusDisplay: 'Result unknown' }, updatedAt: at });
+function sweepDue(state: State, at: number, carried: ReadonlySet<number>): boolean {
+  if (state.lastSweep === 0) return true;
+  if (at - state.lastSweep < SWEEP_EVERY_MS) return false;
+  for (const [id, game] of state.games) {
+    if (!carried.has(id) && LIVE_STATUSES.includes(game.row.status) && game.seenAt < at - LOST_GAME_AFTER_MS) return true;
   }
+  return false;
+}
+
+/** Games no document has carried for FORGET_AFTER_MS leave memory (they are read again if they return). */
+function forgetOldGames(state: State, at: number): void {
+  const gone = new Set<number>();
   for (const [id, game] of state.games) {
     if (game.seenAt >= at - FORGET_AFTER_MS) continue;
     for (const key of game.quoteKeys) state.quotes.delete(key);
-    for (const [key, b] of state.betting) if (b.row.gameId === id) state.betting.delete(key);
     state.boxscores.delete(id);
     state.games.delete(id);
+    gone.add(id);
   }
-  return lost;
+  if (gone.size) for (const [key, b] of state.betting) if (gone.has(b.row.gameId)) state.betting.delete(key);
 }

@@ -99,8 +99,19 @@ export function quotesByGameIds(prisma: PrismaClient, gameIds: readonly number[]
   return readQuotes(prisma, Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])})`, Prisma.sql`q."gameId", q."bookId", q."id"`);
 }
 
-export function publicBettingByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<PublicBetting[]> {
-  return prisma.publicBetting.findMany({ where: { gameId: { in: [...gameIds] } }, orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }] });
+/**
+ * Public betting rows of the games. `numBets` is the game's current bet count (the ingest does not
+ * rewrite every betting row when only that count moves).
+ */
+export async function publicBettingByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<PublicBetting[]> {
+  if (!gameIds.length) return [];
+  const rows = await prisma.$queryRaw<Array<Omit<PublicBetting, 'id'> & { id: bigint | number | string }>>`
+    SELECT b."id", b."gameId", b."bookId", b."marketType", b."period", b."side", b."ticketsPercent", b."moneyPercent",
+      COALESCE(g."numBets", b."numBets") AS "numBets", b."updatedAt"
+    FROM "PublicBetting" b JOIN "Game" g ON g."id" = b."gameId"
+    WHERE b."gameId" IN (${Prisma.join([...gameIds])})
+    ORDER BY b."gameId", b."bookId", b."id"`;
+  return rows.map((r) => ({ ...r, id: BigInt(r.id), numBets: r.numBets == null ? null : Number(r.numBets), updatedAt: new Date(r.updatedAt) }));
 }
 
 /** Teams ordered by id; conference and division match case-insensitively by prefix ('east' finds EASTERN). */
