@@ -99,7 +99,8 @@ class CaptureStatement {
     let sql = `INSERT INTO "${table}" (${names}) SELECT ${names} FROM jsonb_to_recordset(${this.param(JSON.stringify(rows))}::jsonb) AS t(${types}) WHERE (SELECT ok FROM v)`;
     if (conflict) {
       const updated = columns.map(([name]) => name).filter((name) => !conflict.key.includes(name) && !conflict.keep?.includes(name));
-      sql += ` ON CONFLICT (${conflict.key.map((k) => `"${k}"`).join(', ')}) DO UPDATE SET ${updated.map((n) => `"${n}" = EXCLUDED."${n}"`).join(', ')}`;
+      const action = updated.length ? `UPDATE SET ${updated.map((n) => `"${n}" = EXCLUDED."${n}"`).join(', ')}` : 'NOTHING';
+      sql += ` ON CONFLICT (${conflict.key.map((k) => `"${k}"`).join(', ')}) DO ${action}`;
     }
     this.parts.push(`w${this.parts.length} AS (${sql})`);
   }
