@@ -19,7 +19,8 @@ export function simulatedDocuments(now: Date, options: SimulationOptions): Sourc
   const today = localDateOf(now, options.timeZone);
   const simulator = createSimulator({ seed: options.seed, startDate: today, days: options.days ?? 2, timeZone: options.timeZone });
   const yesterday = createSimulator({ seed: options.seed, startDate: addDays(today, -1), days: 0, timeZone: options.timeZone });
-  const unfinished = yesterday.scheduleGames().some((g) => Date.parse(g.final_at) > now.getTime());
+  // Until every game is official (closed), so that the final score of the last one is seen too.
+  const unfinished = yesterday.scheduleGames().some((g) => Date.parse(g.closed_at) > now.getTime());
   const bodies = [...(unfinished ? yesterday.documentsAt(now) : []), ...simulator.documentsAt(now)];
   return bodies.map((body, i) => ({
     name: `simulator(seed ${options.seed})@${now.toISOString()}#${i}`,
