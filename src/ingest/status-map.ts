@@ -45,6 +45,7 @@ export const STATUS_FILTERS: Readonly<Record<string, readonly string[]>> = {
   closed: ['closed'],
   postponed: ['postponed'],
   cancelled: ['cancelled'],
+  unknown: ['unknown'],
 };
 
 /** Statuses in which a game is being played (live odds, live pushes). */

@@ -129,7 +129,7 @@ const url = process.env['TEST_DATABASE_URL'];
         ['Quote', '"gameId", "bookId", "marketType", "period", "side", "isLive"'],
         ['OddsHistory', '"gameId", "bookId", "marketType", "period", "side", "isLive", "seenAt"'],
         ['PublicBetting', '"gameId", "bookId", "marketType", "period", "side"'],
-      ]) {
+      ] as Array<[string, string]>) {
         const rows = (await c.query(`SELECT * FROM "${table}" ORDER BY ${order}`)).rows;
         out[table] = rows.map(({ id: _id, updatedAt, ...r }) => (table === 'Team' ? r : { ...r, updatedAt }));
       }
@@ -153,15 +153,12 @@ const url = process.env['TEST_DATABASE_URL'];
     const killed = spawn(process.execPath, [bin, 'ingest', '--quiet', series], { env: env(names[1]!), cwd: root, stdio: 'ignore' });
     // Kill once some captures are in (the counter has moved), while others are still to come.
     const c = new Client({ connectionString: dbUrl(names[1]!) });
+    await c.connect();
     for (let i = 0; i < 600; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      try {
-        if (!c.database || (c as any)._connected !== true) await c.connect().catch(() => {});
-        const r = await c.query('SELECT "version" FROM "IngestState"').catch(() => ({ rows: [] as any[] }));
-        if (Number(r.rows[0]?.version ?? 0) >= 20) break;
-      } catch {
-        /* not migrated yet */
-      }
+      // Before migration the table does not exist yet: keep waiting.
+      const r = await c.query('SELECT "version" FROM "IngestState"').catch(() => ({ rows: [] as Array<{ version: string }> }));
+      if (Number(r.rows[0]?.version ?? 0) >= 20) break;
     }
     await c.end().catch(() => {});
     killed.kill('SIGKILL');
