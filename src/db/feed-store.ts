@@ -1,5 +1,5 @@
 import type { PrismaClient } from './client';
-import type { NormalizedDocument, QuoteKey, QuoteRow } from './feed-rows';
+import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from './feed-rows';
 
 /** What one stored document changed, for the summary line and the live event bus. */
 export interface ChangeSet {
@@ -14,212 +14,467 @@ export interface ChangeSet {
 /** Advisory lock key serialising document writes (any constant unique to this service). */
 const INGEST_LOCK_ID = 7_243_001;
 
-type Column = readonly [name: string, type: 'int' | 'float8' | 'text' | 'bool' | 'timestamp(3)'];
+/**
+ * A game still "in progress" that no feed document has carried for this long is marked
+ * LOST_GAME_STATUS: the feed moved on (its slate switched days) and could not say how the game
+ * ended. Three hours is longer than any gap between two polls of a game being played, and
+ * shorter than the time a finished day's games wait for the next day's slate.
+ */
+export const LOST_GAME_AFTER_MS = 3 * 3_600_000;
+/** Status of such a game (the README's status table documents it). */
+export const LOST_GAME_STATUS = 'unknown';
+const LOST_GAME_DISPLAY = 'Result unknown';
+const LIVE_STATUSES = ['in_progress', 'live'];
+/** How often (in feed time) the lost-game sweep runs: one cheap indexed statement. */
+const SWEEP_EVERY_MS = 5 * 60_000;
+/** Games no document has carried for this long leave the in-memory state (it is reloaded on demand). */
+const FORGET_AFTER_MS = 2 * 86_400_000;
 
+type SqlType = 'int' | 'float8' | 'text' | 'bool' | 'jsonb' | 'timestamp(3)';
+type Column = readonly [name: string, type: SqlType];
+
+const TEAM_COLUMNS: readonly Column[] = [
+  ['id', 'int'], ['leagueId', 'int'], ['fullName', 'text'], ['displayName', 'text'], ['shortName', 'text'], ['location', 'text'], ['abbr', 'text'],
+  ['logo', 'text'], ['primaryColor', 'text'], ['secondaryColor', 'text'], ['conferenceType', 'text'], ['divisionType', 'text'], ['urlSlug', 'text'],
+  ['coreId', 'int'], ['win', 'int'], ['loss', 'int'], ['ties', 'int'], ['overtimeLosses', 'int'], ['draw', 'int'], ['updatedAt', 'timestamp(3)'],
+];
+const GAME_COLUMNS: readonly Column[] = [
+  ['id', 'int'], ['leagueId', 'int'], ['coreId', 'text'], ['status', 'text'], ['upstreamStatus', 'text'], ['realStatus', 'text'], ['statusDisplay', 'text'],
+  ['startTime', 'timestamp(3)'], ['awayTeamId', 'int'], ['homeTeamId', 'int'], ['winningTeamId', 'int'], ['type', 'text'], ['season', 'text'], ['week', 'int'],
+  ['attendance', 'int'], ['coverage', 'text'], ['isFree', 'bool'], ['trending', 'bool'], ['awayRotationNumber', 'int'], ['homeRotationNumber', 'int'],
+  ['numBets', 'int'], ['broadcast', 'jsonb'], ['series', 'jsonb'], ['meta', 'jsonb'], ['simulated', 'bool'], ['updatedAt', 'timestamp(3)'], ['seenAt', 'timestamp(3)'],
+];
+const BOXSCORE_COLUMNS: readonly Column[] = [
+  ['gameId', 'int'], ['clock', 'text'], ['period', 'int'], ['homeScore', 'int'], ['awayScore', 'int'], ['periodScores', 'jsonb'], ['totalPoints', 'int'],
+  ['homeFirstHalf', 'int'], ['awayFirstHalf', 'int'], ['homeSecondHalf', 'int'], ['awaySecondHalf', 'int'], ['updatedAt', 'timestamp(3)'],
+];
+const QUOTE_KEY = ['gameId', 'bookId', 'marketType', 'period', 'side', 'isLive'];
 const QUOTE_COLUMNS: readonly Column[] = [
   ['gameId', 'int'], ['bookId', 'int'], ['marketType', 'text'], ['period', 'text'], ['side', 'text'], ['isLive', 'bool'],
   ['outcomeId', 'text'], ['teamId', 'int'], ['point', 'float8'], ['american', 'int'], ['decimal', 'float8'], ['fractional', 'text'],
   ['isAvailable', 'bool'], ['lineStatus', 'text'], ['seenAt', 'timestamp(3)'], ['changedAt', 'timestamp(3)'],
+  ['openPoint', 'float8'], ['openAmerican', 'int'], ['openedAt', 'timestamp(3)'],
 ];
 const HISTORY_COLUMNS: readonly Column[] = [
   ['gameId', 'int'], ['bookId', 'int'], ['marketType', 'text'], ['period', 'text'], ['side', 'text'], ['isLive', 'bool'],
   ['point', 'float8'], ['american', 'int'], ['seenAt', 'timestamp(3)'],
 ];
+const BETTING_KEY = ['gameId', 'bookId', 'marketType', 'period', 'side'];
 const BETTING_COLUMNS: readonly Column[] = [
   ['gameId', 'int'], ['bookId', 'int'], ['marketType', 'text'], ['period', 'text'], ['side', 'text'],
   ['ticketsPercent', 'float8'], ['moneyPercent', 'float8'], ['numBets', 'int'], ['updatedAt', 'timestamp(3)'],
 ];
 
 /**
- * Inserts rows with one parameter per column (arrays, unnested by the server) instead of one per
- * value: Prisma's createMany binds every value separately, which on PGlite made the bulk inserts the
- * bulk of ingest time (bench/ingest.js). Dates travel as ISO text; the columns are UTC timestamps.
+ * The statement of one capture: every write is a part of one SQL command (data-modifying WITH
+ * clauses), so a capture costs one round trip and is one transaction. Rows travel as one JSON
+ * parameter per table that the server turns back into a relation (jsonb_to_recordset): one set-based
+ * write per table, whatever the number of rows. Each write reads `v`, so it runs after the advisory
+ * lock is held and the ingest counter has moved, and only when the counter was the one this process
+ * expected (`v.ok`); otherwise nothing but the counter changes and the caller reloads and retries.
  */
-async function insertRows(tx: Tx, table: string, columns: readonly Column[], rows: ReadonlyArray<object>): Promise<void> {
-  if (!rows.length) return;
-  const arrays = columns.map(([name]) =>
-    rows.map((row) => {
-      const value = (row as Record<string, unknown>)[name];
-      return value instanceof Date ? value.toISOString() : (value ?? null);
-    }),
-  );
-  const names = columns.map(([name]) => `"${name}"`).join(', ');
-  const unnest = columns.map(([, type], i) => `$${i + 1}::${type === 'timestamp(3)' ? 'text' : type}[]`).join(', ');
-  const select = columns.map(([, type], i) => (type === 'timestamp(3)' ? `c${i}::timestamp(3)` : `c${i}`)).join(', ');
-  const aliases = columns.map((_, i) => `c${i}`).join(', ');
-  await tx.$executeRawUnsafe(`INSERT INTO "${table}" (${names}) SELECT ${select} FROM unnest(${unnest}) AS t(${aliases})`, ...arrays);
+class CaptureStatement {
+  private readonly parts: string[] = [];
+  readonly params: unknown[] = [];
+
+  constructor(feedTime: string, expectedVersion: bigint) {
+    this.parts.push(
+      `l AS (SELECT pg_advisory_xact_lock(${INGEST_LOCK_ID}))`,
+      `v AS (INSERT INTO "IngestState" ("id", "version", "feedTime") SELECT 1, 1, ${this.param(feedTime)}::timestamp(3) FROM l
+        ON CONFLICT ("id") DO UPDATE SET "version" = "IngestState"."version" + 1, "feedTime" = GREATEST("IngestState"."feedTime", EXCLUDED."feedTime")
+        RETURNING "version", "version" = ${this.param(String(expectedVersion + 1n))}::bigint AS ok)`,
+    );
+  }
+
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  /** Inserts `rows`; with `conflict`, an upsert on that unique key updating every column not in `keep`. */
+  write(table: string, columns: readonly Column[], rows: readonly object[], conflict?: { key: readonly string[]; keep?: readonly string[] }): void {
+    if (!rows.length) return;
+    const names = columns.map(([name]) => `"${name}"`).join(', ');
+    const types = columns.map(([name, type]) => `"${name}" ${type}`).join(', ');
+    let sql = `INSERT INTO "${table}" (${names}) SELECT ${names} FROM jsonb_to_recordset(${this.param(JSON.stringify(rows))}::jsonb) AS t(${types}) WHERE (SELECT ok FROM v)`;
+    if (conflict) {
+      const updated = columns.map(([name]) => name).filter((name) => !conflict.key.includes(name) && !conflict.keep?.includes(name));
+      const action = updated.length ? `UPDATE SET ${updated.map((n) => `"${n}" = EXCLUDED."${n}"`).join(', ')}` : 'NOTHING';
+      sql += ` ON CONFLICT (${conflict.key.map((k) => `"${k}"`).join(', ')}) DO ${action}`;
+    }
+    this.parts.push(`w${this.parts.length} AS (${sql})`);
+  }
+
+  /** Any other write; `sql` must contain `(SELECT ok FROM v)` in its condition. */
+  add(name: string, sql: string): void {
+    this.parts.push(`${name} AS (${sql})`);
+  }
+
+  text(returning: string): string {
+    return `WITH ${this.parts.join(',\n')}\nSELECT v."version", v.ok${returning} FROM v`;
+  }
 }
 
-type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+const LEAGUE_COLUMNS: readonly Column[] = [
+  ['id', 'int'], ['sport', 'text'], ['name', 'text'], ['description', 'text'], ['logo', 'text'], ['currentSeason', 'text'], ['currentSeasonType', 'text'], ['isActive', 'bool'],
+];
 
-const quoteKey = (q: Omit<QuoteKey, 'marketType'> & { marketType: string }) => `${q.gameId}|${q.bookId}|${q.marketType}|${q.period}|${q.side}|${q.isLive}`;
+/** A stored quote as the in-memory state keeps it (times in epoch milliseconds). */
+interface QuoteState {
+  row: QuoteRow;
+  isAvailable: boolean;
+  seenAt: number;
+  changedAt: number;
+  openPoint: number | null;
+  openAmerican: number;
+  openedAt: number;
+}
 
-/** Field-by-field equality of the columns a row shares with `next` (dates and JSON by value). */
+interface GameState {
+  row: GameRow;
+  updatedAt: number;
+  seenAt: number;
+  /** Keys of the game's quotes in `State.quotes`. */
+  quoteKeys: Set<string>;
+}
+
+/**
+ * What this process last wrote (or read) of the feed tables, trusted while the ingest counter is the
+ * one this process left: then no other process wrote in between, and a document is diffed against
+ * memory instead of being read back. Any failure drops it; it is rebuilt from the database.
+ */
+interface State {
+  version: bigint;
+  leagues: Map<number, { currentSeason: string; currentSeasonType: string; isActive: boolean }>;
+  teams: Map<number, TeamRow>;
+  games: Map<number, GameState>;
+  boxscores: Map<number, { row: BoxscoreRow; updatedAt: number }>;
+  quotes: Map<string, QuoteState>;
+  betting: Map<string, { row: PublicBettingRow; updatedAt: number }>;
+  lastSweep: number;
+}
+
+const states = new WeakMap<PrismaClient, State>();
+
+const quoteKey = (q: { gameId: number; bookId: number; marketType: string; period: string; side: string; isLive: boolean }) =>
+  `${q.gameId}|${q.bookId}|${q.marketType}|${q.period}|${q.side}|${q.isLive}`;
+const bettingKey = (b: { gameId: number; bookId: number; marketType: string; period: string; side: string }) =>
+  `${b.gameId}|${b.bookId}|${b.marketType}|${b.period}|${b.side}`;
+
+/** JSON with object keys sorted: jsonb does not keep key order, so raw text would differ spuriously. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** Field-by-field equality of the columns `next` has (dates by time, JSON by canonical text). */
 function sameFields(current: object, next: object): boolean {
   const was = current as Record<string, unknown>;
   const now = next as Record<string, unknown>;
   return Object.keys(now).every((k) => {
-    const a = was[k];
-    const b = now[k];
+    const a = was[k] ?? null;
+    const b = now[k] ?? null;
     if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-    if (typeof b === 'object' && b !== null) return JSON.stringify(a) === JSON.stringify(b);
-    return (a ?? null) === (b ?? null);
+    if (typeof b === 'object' && b !== null) return canonical(a) === canonical(b);
+    return a === b;
   });
 }
+
+const ms = (d: Date | null | undefined) => (d ? d.getTime() : 0);
 
 /**
  * Writes one normalised document in one transaction, touching only what changed: a second write of
  * the same document changes nothing. A quote's point or price change appends a history row stamped
  * `seenAt`; a quote the document no longer carries, for a game it does carry, becomes unavailable.
- * A document older than a stored quote's last change does not overwrite that quote.
+ * A document older than what is stored does not overwrite it. The document is compared with the
+ * rows this process keeps in memory, and everything it changes goes to the database in one statement
+ * (CaptureStatement). A game still in progress that no document has carried for LOST_GAME_AFTER_MS
+ * becomes LOST_GAME_STATUS.
  */
 export async function storeDocument(prisma: PrismaClient, doc: NormalizedDocument, seenAt: Date): Promise<ChangeSet> {
-  return prisma.$transaction(
-    async (tx) => {
-      // One writer at a time across every process sharing the database.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INGEST_LOCK_ID})`;
-      return writeDocument(tx, doc, seenAt);
-    },
-    { timeout: 120_000, maxWait: 60_000 },
-  );
+  // Another process that wrote in between makes the counter differ: reload what it may have changed.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      let state = states.get(prisma);
+      if (!state) {
+        state = await loadState(prisma);
+        states.set(prisma, state);
+      }
+      const changes = await writeDocument(prisma, state, doc, seenAt);
+      if (changes) return changes;
+      states.delete(prisma);
+      if (attempt >= 20) throw new Error('ingest: the database kept changing under this process (another writer?)');
+    } catch (error) {
+      // Memory may hold rows that were never committed.
+      states.delete(prisma);
+      throw error;
+    }
+  }
 }
 
-async function writeDocument(tx: Tx, doc: NormalizedDocument, seenAt: Date): Promise<ChangeSet> {
+async function loadState(prisma: PrismaClient): Promise<State> {
+  // The counter first: a write after this read makes the next statement's check fail.
+  const counter = await prisma.ingestState.findUnique({ where: { id: 1 } });
+  const leagues = await prisma.league.findMany({ select: { id: true, currentSeason: true, currentSeasonType: true, isActive: true } });
+  return {
+    version: counter?.version ?? 0n,
+    leagues: new Map(leagues.map((l) => [l.id, l])),
+    teams: new Map(),
+    games: new Map(),
+    boxscores: new Map(),
+    quotes: new Map(),
+    betting: new Map(),
+    lastSweep: 0,
+  };
+}
+
+/** Reads the stored rows of games (and their teams) this process has not seen yet. */
+async function loadGames(prisma: PrismaClient, state: State, doc: NormalizedDocument): Promise<void> {
+  const teamIds = new Set<number>();
+  for (const t of doc.teams) teamIds.add(t.id);
+  for (const g of doc.games) teamIds.add(g.homeTeamId).add(g.awayTeamId);
+  const newTeams = [...teamIds].filter((id) => !state.teams.has(id));
+  const ids = doc.games.map((g) => g.id).filter((id) => !state.games.has(id));
+  if (!newTeams.length && !ids.length) return;
+  const [teams, games, boxscores, quotes, betting] = await Promise.all([
+    newTeams.length ? prisma.team.findMany({ where: { id: { in: newTeams } } }) : [],
+    ids.length ? prisma.game.findMany({ where: { id: { in: ids } } }) : [],
+    ids.length ? prisma.boxscore.findMany({ where: { gameId: { in: ids } } }) : [],
+    ids.length ? prisma.quote.findMany({ where: { gameId: { in: ids } } }) : [],
+    ids.length ? prisma.publicBetting.findMany({ where: { gameId: { in: ids } } }) : [],
+  ]);
+  for (const t of teams) {
+    const { updatedAt: _updatedAt, ...row } = t;
+    state.teams.set(t.id, row);
+  }
+  for (const g of games) {
+    const { updatedAt, seenAt, ...row } = g;
+    state.games.set(g.id, { row: row as GameRow, updatedAt: ms(updatedAt), seenAt: ms(seenAt ?? updatedAt), quoteKeys: new Set() });
+  }
+  for (const b of boxscores) {
+    const { updatedAt, ...row } = b;
+    state.boxscores.set(b.gameId, { row: row as BoxscoreRow, updatedAt: ms(updatedAt) });
+  }
+  for (const q of quotes) {
+    const { id: _id, isAvailable, seenAt, changedAt, openPoint, openAmerican, openedAt, ...row } = q;
+    const key = quoteKey(q);
+    state.quotes.set(key, { row: row as QuoteRow, isAvailable, seenAt: ms(seenAt), changedAt: ms(changedAt), openPoint, openAmerican, openedAt: ms(openedAt) });
+    state.games.get(q.gameId)?.quoteKeys.add(key);
+  }
+  for (const b of betting) {
+    const { id: _id, updatedAt, ...row } = b;
+    state.betting.set(bettingKey(b), { row: row as PublicBettingRow, updatedAt: ms(updatedAt) });
+  }
+}
+
+const iso = (t: number) => new Date(t).toISOString();
+
+/**
+ * Diffs `doc` against `state` (updating it), sends the one statement, and returns what changed; or
+ * null when the ingest counter showed another writer (nothing was written, `state` is void).
+ */
+async function writeDocument(prisma: PrismaClient, state: State, doc: NormalizedDocument, seenAt: Date): Promise<ChangeSet | null> {
+  await loadGames(prisma, state, doc);
+  const at = seenAt.getTime();
+  const stamp = seenAt.toISOString();
+  const sql = new CaptureStatement(stamp, state.version);
   const changedGames = new Set<number>();
   const changedMarkets = new Map<string, { gameId: number; marketType: string; bookId: number }>();
+  const markChanged = (q: QuoteRow) =>
+    changedMarkets.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
   const gameIds = doc.games.map((g) => g.id);
 
+  // Leagues: the document's season; a league the reference data does not know still gets a row.
+  const leagueRows: object[] = [];
   if (doc.league) {
     const { id, currentSeason, currentSeasonType, isActive } = doc.league;
-    const league = await tx.league.findUnique({ where: { id } });
+    const league = state.leagues.get(id);
     const update = {
       ...(currentSeason ? { currentSeason } : {}),
       ...(currentSeasonType ? { currentSeasonType } : {}),
       ...(isActive != null ? { isActive } : {}),
     };
-    if (league && !sameFields(league, update)) await tx.league.update({ where: { id }, data: update });
+    if (league && !sameFields(league, update)) {
+      Object.assign(league, update);
+      sql.add('league', `UPDATE "League" SET "currentSeason" = ${sql.param(league.currentSeason)}, "currentSeasonType" = ${sql.param(league.currentSeasonType)},
+        "isActive" = ${sql.param(league.isActive)} WHERE "id" = ${sql.param(id)} AND (SELECT ok FROM v)`);
+    }
   }
-  // A league the reference data does not know still gets a row, so its games can be stored.
   for (const leagueId of new Set(doc.games.map((g) => g.leagueId))) {
-    await tx.league.upsert({
-      where: { id: leagueId },
-      create: { id: leagueId, sport: 'basketball', name: `league ${leagueId}`, description: '', logo: '', currentSeason: doc.league?.currentSeason ?? '', currentSeasonType: doc.league?.currentSeasonType ?? 'reg' },
-      update: {},
-    });
+    if (state.leagues.has(leagueId)) continue;
+    const league = { currentSeason: doc.league?.currentSeason ?? '', currentSeasonType: doc.league?.currentSeasonType ?? 'reg', isActive: true };
+    leagueRows.push({ id: leagueId, sport: 'basketball', name: `league ${leagueId}`, description: '', logo: '', ...league });
+    state.leagues.set(leagueId, league);
   }
+  sql.write('League', LEAGUE_COLUMNS, leagueRows, { key: ['id'], keep: LEAGUE_COLUMNS.map(([n]) => n) });
 
-  const teams = new Map((await tx.team.findMany({ where: { id: { in: doc.teams.map((t) => t.id) } } })).map((t) => [t.id, t]));
+  // Teams: changed standings or names; games may name teams the document does not describe, which
+  // get a placeholder to be filled later.
+  const teamRows: Array<TeamRow & { updatedAt: string }> = [];
   for (const team of doc.teams) {
-    const current = teams.get(team.id);
-    if (!current) await tx.team.create({ data: team });
-    else if (!sameFields(current, team)) await tx.team.update({ where: { id: team.id }, data: team });
+    const current = state.teams.get(team.id);
+    if (current && sameFields(current, team)) continue;
+    teamRows.push({ ...team, updatedAt: stamp });
+    state.teams.set(team.id, team);
   }
-  // Games may name teams the document does not describe; give them a placeholder to be filled later.
-  const known = new Set([...teams.keys(), ...doc.teams.map((t) => t.id)]);
+  const placeholders: Array<TeamRow & { updatedAt: string }> = [];
   for (const game of doc.games) {
     for (const teamId of [game.homeTeamId, game.awayTeamId]) {
-      if (known.has(teamId)) continue;
-      known.add(teamId);
-      await tx.team.upsert({
-        where: { id: teamId },
-        create: { id: teamId, leagueId: game.leagueId, fullName: `Team ${teamId}`, displayName: `Team ${teamId}`, shortName: `Team ${teamId}`, location: '', abbr: String(teamId) },
-        update: {},
-      });
+      if (state.teams.has(teamId)) continue;
+      const placeholder: TeamRow = {
+        id: teamId, leagueId: game.leagueId, fullName: `Team ${teamId}`, displayName: `Team ${teamId}`, shortName: `Team ${teamId}`, location: '', abbr: String(teamId),
+        logo: null, primaryColor: null, secondaryColor: null, conferenceType: null, divisionType: null, urlSlug: null, coreId: null,
+        win: null, loss: null, ties: null, overtimeLosses: null, draw: null,
+      };
+      placeholders.push({ ...placeholder, updatedAt: stamp });
+      state.teams.set(teamId, placeholder);
     }
   }
+  sql.write('Team', TEAM_COLUMNS, [...teamRows, ...placeholders], { key: ['id'] });
 
-  const games = new Map((await tx.game.findMany({ where: { id: { in: gameIds } } })).map((g) => [g.id, g]));
+  // Games: new or changed rows in one upsert; the time each other carried game was seen in one narrow update.
+  const gameRows: object[] = [];
+  const onlySeen: number[] = [];
   for (const game of doc.games) {
-    const current = games.get(game.id);
-    const data = { ...game, broadcast: game.broadcast ?? undefined, series: game.series ?? undefined, meta: game.meta ?? undefined };
+    const current = state.games.get(game.id);
     if (!current) {
-      await tx.game.create({ data: { ...data, updatedAt: seenAt } as never });
+      gameRows.push({ ...game, updatedAt: stamp, seenAt: stamp });
+      state.games.set(game.id, { row: game, updatedAt: at, seenAt: at, quoteKeys: new Set() });
       changedGames.add(game.id);
-    } else if (current.updatedAt <= seenAt && !sameFields(current, { ...game })) {
-      await tx.game.update({ where: { id: game.id }, data: { ...data, updatedAt: seenAt } as never });
+    } else if (current.updatedAt <= at && !sameFields(current.row, game)) {
+      const seen = Math.max(current.seenAt, at);
+      gameRows.push({ ...game, updatedAt: stamp, seenAt: iso(seen) });
+      Object.assign(current, { row: game, updatedAt: at, seenAt: seen });
       changedGames.add(game.id);
+    } else if (current.seenAt < at) {
+      onlySeen.push(game.id);
+      current.seenAt = at;
     }
   }
+  sql.write('Game', GAME_COLUMNS, gameRows, { key: ['id'] });
+  if (onlySeen.length) {
+    sql.add('seen', `UPDATE "Game" SET "seenAt" = ${sql.param(stamp)}::timestamp(3) WHERE "id" = ANY(${sql.param(onlySeen)}::int[]) AND (SELECT ok FROM v)`);
+  }
 
-  const boxscores = new Map((await tx.boxscore.findMany({ where: { gameId: { in: gameIds } } })).map((b) => [b.gameId, b]));
+  const boxRows: object[] = [];
   for (const box of doc.boxscores) {
-    const current = boxscores.get(box.gameId);
-    if (!current) {
-      await tx.boxscore.create({ data: { ...box, updatedAt: seenAt } });
-      changedGames.add(box.gameId);
-    } else if (current.updatedAt <= seenAt && !sameFields(current, box)) {
-      await tx.boxscore.update({ where: { gameId: box.gameId }, data: { ...box, updatedAt: seenAt } });
-      changedGames.add(box.gameId);
-    }
+    const current = state.boxscores.get(box.gameId);
+    if (current && (current.updatedAt > at || sameFields(current.row, box))) continue;
+    boxRows.push({ ...box, updatedAt: stamp });
+    state.boxscores.set(box.gameId, { row: box, updatedAt: at });
+    changedGames.add(box.gameId);
   }
+  sql.write('Boxscore', BOXSCORE_COLUMNS, boxRows, { key: ['gameId'] });
 
-  const stored = await tx.quote.findMany({ where: { gameId: { in: gameIds } } });
-  const byKey = new Map(stored.map((q) => [quoteKey(q), q]));
-  const fresh: Array<QuoteRow & { changedAt: Date }> = [];
-  const history: QuoteRow[] = [];
-  let refreshed = false;
-  let quotesChanged = 0;
+  // Quotes: the document against memory.
+  const quoteRows: object[] = [];
+  const history: object[] = [];
   const incoming = new Set<string>();
-  const markChanged = (q: QuoteRow) =>
-    changedMarkets.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
-
-  const replaced: bigint[] = [];
   for (const quote of doc.quotes) {
     const key = quoteKey(quote);
     incoming.add(key);
-    const current = byKey.get(key);
+    const current = state.quotes.get(key);
     if (!current) {
-      fresh.push({ ...quote, changedAt: seenAt });
-      history.push(quote);
+      const fresh: QuoteState = { row: quote, isAvailable: true, seenAt: at, changedAt: at, openPoint: quote.point, openAmerican: quote.american, openedAt: at };
+      state.quotes.set(key, fresh);
+      state.games.get(quote.gameId)!.quoteKeys.add(key);
+      quoteRows.push(quoteRecord(fresh));
+      history.push({ ...quote, seenAt: stamp });
       markChanged(quote);
       continue;
     }
-    if (current.seenAt > seenAt || current.changedAt > seenAt) continue; // the stored quote is newer
-    const priceMoved = current.american !== quote.american || (current.point ?? null) !== quote.point;
+    if (current.seenAt > at || current.changedAt > at) continue; // the stored quote is newer
+    const priceMoved = current.row.american !== quote.american || (current.row.point ?? null) !== quote.point;
     const otherChange =
-      !current.isAvailable || current.lineStatus !== quote.lineStatus || current.outcomeId !== quote.outcomeId || current.teamId !== quote.teamId;
-    if (priceMoved || otherChange) {
-      // Rewritten as delete + insert below: two statements per document instead of one per quote.
-      replaced.push(current.id);
-      fresh.push({ ...quote, changedAt: priceMoved ? seenAt : current.changedAt });
-      markChanged(quote);
-      if (priceMoved) history.push(quote);
-    } else if (current.seenAt < seenAt) {
-      refreshed = true;
+      !current.isAvailable || current.row.lineStatus !== quote.lineStatus || current.row.outcomeId !== quote.outcomeId || current.row.teamId !== quote.teamId;
+    if (!priceMoved && !otherChange) continue;
+    Object.assign(current, { row: quote, isAvailable: true, seenAt: at, changedAt: priceMoved ? at : current.changedAt });
+    quoteRows.push(quoteRecord(current));
+    markChanged(quote);
+    if (priceMoved) history.push({ ...quote, seenAt: stamp });
+  }
+  // Withdrawal is news about the quote: it moves seenAt, so that an older document cannot revive it.
+  for (const gameId of gameIds) {
+    for (const key of state.games.get(gameId)!.quoteKeys) {
+      const q = state.quotes.get(key)!;
+      if (!q.isAvailable || incoming.has(key) || q.seenAt > at) continue;
+      Object.assign(q, { isAvailable: false, seenAt: at });
+      quoteRows.push(quoteRecord(q));
+      markChanged(q.row);
     }
   }
-  if (replaced.length) await tx.quote.deleteMany({ where: { id: { in: replaced } } });
-  if (fresh.length) {
-    await insertRows(tx, 'Quote', QUOTE_COLUMNS, fresh.map((q) => ({ ...q, isAvailable: true, seenAt })));
-    quotesChanged += fresh.length;
-  }
-  // Quotes carried again unchanged were seen now: one statement for all of them, not an id list.
-  if (refreshed) {
-    await tx.$executeRaw`UPDATE "Quote" SET "seenAt" = ${seenAt} WHERE "gameId" = ANY(${gameIds}) AND "isAvailable" AND "seenAt" < ${seenAt}`;
-  }
-  // Withdrawal is news about the quote: it moves seen_at, so that an older document cannot revive it.
-  const withdrawn = stored.filter((q) => q.isAvailable && !incoming.has(quoteKey(q)) && q.seenAt <= seenAt);
-  if (withdrawn.length) {
-    await tx.quote.updateMany({ where: { id: { in: withdrawn.map((q) => q.id) } }, data: { isAvailable: false, seenAt } });
-    for (const q of withdrawn) markChanged(q as unknown as QuoteRow);
-    quotesChanged += withdrawn.length;
-  }
-  if (history.length) {
-    await insertRows(tx, 'OddsHistory', HISTORY_COLUMNS, history.map((q) => ({ ...q, seenAt })));
-  }
+  sql.write('Quote', QUOTE_COLUMNS, quoteRows, { key: QUOTE_KEY, keep: ['openPoint', 'openAmerican', 'openedAt'] });
+  sql.write('OddsHistory', HISTORY_COLUMNS, history);
 
-  const betting = await tx.publicBetting.findMany({ where: { gameId: { in: gameIds } } });
-  const bettingByKey = new Map(betting.map((b) => [`${b.gameId}|${b.bookId}|${b.marketType}|${b.period}|${b.side}`, b]));
-  const bettingStale: bigint[] = [];
-  const bettingNew: Array<(typeof doc.publicBetting)[number] & { updatedAt: Date }> = [];
+  const bettingRows: object[] = [];
   for (const row of doc.publicBetting) {
-    const current = bettingByKey.get(`${row.gameId}|${row.bookId}|${row.marketType}|${row.period}|${row.side}`);
-    if (current && (current.updatedAt > seenAt || sameFields(current, row))) continue;
-    if (current) bettingStale.push(current.id);
-    bettingNew.push({ ...row, updatedAt: seenAt });
+    const key = bettingKey(row);
+    const current = state.betting.get(key);
+    // numBets is the game's bet count, repeated on every row: readers take it from the game, so a
+    // change of it alone (every capture of a busy game) rewrites no betting row.
+    if (current && (current.updatedAt > at || sameFields(current.row, { ...row, numBets: current.row.numBets }))) continue;
+    bettingRows.push({ ...row, updatedAt: stamp });
+    state.betting.set(key, { row, updatedAt: at });
   }
-  if (bettingStale.length) await tx.publicBetting.deleteMany({ where: { id: { in: bettingStale } } });
-  if (bettingNew.length) await insertRows(tx, 'PublicBetting', BETTING_COLUMNS, bettingNew);
+  sql.write('PublicBetting', BETTING_COLUMNS, bettingRows, { key: BETTING_KEY });
 
-  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged, historyRows: history.length };
+  const sweep = sweepDue(state, at, new Set(gameIds));
+  if (sweep) {
+    const live = LIVE_STATUSES.map((s) => `'${s}'`).join(', ');
+    const cut = sql.param(iso(at - LOST_GAME_AFTER_MS));
+    sql.add('lost', `UPDATE "Game" SET "status" = '${LOST_GAME_STATUS}', "statusDisplay" = '${LOST_GAME_DISPLAY}', "updatedAt" = ${sql.param(stamp)}::timestamp(3)
+      WHERE "status" IN (${live}) AND "startTime" < ${cut}::timestamp(3) AND COALESCE("seenAt", "updatedAt") < ${cut}::timestamp(3)
+        AND "id" <> ALL(${sql.param(gameIds)}::int[]) AND (SELECT ok FROM v) RETURNING "id"`);
+  }
+
+  const [result] = await prisma.$queryRawUnsafe<Array<{ version: bigint; ok: boolean; lost?: number[] }>>(
+    sql.text(sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : ''),
+    ...sql.params,
+  );
+  if (!result?.ok) return null;
+  state.version = BigInt(result.version);
+  if (sweep) {
+    state.lastSweep = at;
+    for (const id of result.lost ?? []) {
+      changedGames.add(Number(id));
+      const game = state.games.get(Number(id));
+      if (game) Object.assign(game, { row: { ...game.row, status: LOST_GAME_STATUS, statusDisplay: LOST_GAME_DISPLAY }, updatedAt: at });
+    }
+    forgetOldGames(state, at);
+  }
+  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: quoteRows.length, historyRows: history.length };
+}
+
+function quoteRecord(q: QuoteState): object {
+  return { ...q.row, isAvailable: q.isAvailable, seenAt: iso(q.seenAt), changedAt: iso(q.changedAt), openPoint: q.openPoint, openAmerican: q.openAmerican, openedAt: iso(q.openedAt) };
+}
+
+/**
+ * Whether the lost-game sweep should run with this capture: once after (re)loading, since games this
+ * process never saw may be stuck; then when a game in memory has been in progress without being
+ * carried for LOST_GAME_AFTER_MS, checked at most every SWEEP_EVERY_MS of feed time.
+ */
+function sweepDue(state: State, at: number, carried: ReadonlySet<number>): boolean {
+  if (state.lastSweep === 0) return true;
+  if (at - state.lastSweep < SWEEP_EVERY_MS) return false;
+  for (const [id, game] of state.games) {
+    if (!carried.has(id) && LIVE_STATUSES.includes(game.row.status) && game.seenAt < at - LOST_GAME_AFTER_MS) return true;
+  }
+  return false;
+}
+
+/** Games no document has carried for FORGET_AFTER_MS leave memory (they are read again if they return). */
+function forgetOldGames(state: State, at: number): void {
+  const gone = new Set<number>();
+  for (const [id, game] of state.games) {
+    if (game.seenAt >= at - FORGET_AFTER_MS) continue;
+    for (const key of game.quoteKeys) state.quotes.delete(key);
+    state.boxscores.delete(id);
+    state.games.delete(id);
+    gone.add(id);
+  }
+  if (gone.size) for (const [key, b] of state.betting) if (gone.has(b.row.gameId)) state.betting.delete(key);
 }

@@ -92,16 +92,21 @@ export async function findHistoricalQuotes(
 ): Promise<HistoricalQuote[]> {
   if (!gameIds.length) return [];
   const conditions = [Prisma.sql`h."gameId" IN (${Prisma.join([...gameIds])})`, momentCondition(moment), ...scopeConditions(scope, 'h')];
+  // DISTINCT ON first (one index walk per outcome, newest row first), then the joins for the few rows kept.
   const rows = await prisma.$queryRaw<HistoryRow[]>`
-    SELECT DISTINCT ON (h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive")
-      h."id", h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive", h."point", h."american", h."seenAt",
-      q."outcomeId", q."teamId", q."lineStatus", g."homeTeamId", g."awayTeamId"
-    FROM "OddsHistory" h
+    SELECT h.*, q."outcomeId", q."teamId", q."lineStatus", g."homeTeamId", g."awayTeamId"
+    FROM (
+      SELECT DISTINCT ON (h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive")
+        h."id", h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive", h."point", h."american", h."seenAt"
+      FROM "OddsHistory" h
+      JOIN "Game" g ON g."id" = h."gameId"
+      WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive", h."seenAt" DESC, h."id" DESC
+    ) h
     JOIN "Game" g ON g."id" = h."gameId"
     LEFT JOIN "Quote" q ON q."gameId" = h."gameId" AND q."bookId" = h."bookId" AND q."marketType" = h."marketType"
       AND q."period" = h."period" AND q."side" = h."side" AND q."isLive" = h."isLive"
-    WHERE ${Prisma.join(conditions, ' AND ')}
-    ORDER BY h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive", h."seenAt" DESC, h."id" DESC`;
+    ORDER BY h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive"`;
   return rows.map((r) => {
     const american = Number(r.american);
     const decimal = americanToDecimal(american);
@@ -125,6 +130,10 @@ export async function findHistoricalQuotes(
       lineStatus: r.lineStatus ?? 'normal',
       seenAt,
       changedAt: seenAt,
+      // A snapshot has no opening price of its own: the row's price stands in (not served from here).
+      openPoint: r.point,
+      openAmerican: american,
+      openedAt: seenAt,
     };
   });
 }

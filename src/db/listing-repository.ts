@@ -1,5 +1,7 @@
 import { LIVE_STALE_AFTER_MS, PREGAME_STALE_AFTER_MS } from '../domain/stale';
+import { Prisma } from './__generated__/prisma/client';
 import type { PrismaClient, Quote, Sportsbook } from './client';
+import { readQuotes } from './odds-repository';
 
 // The reads behind the cross-game market listings (spec 4.5-4.7): the games in scope, every
 // available quote of one market type and period for them, and the sportsbook flags (aggregate,
@@ -50,10 +52,11 @@ export async function findListingRows(prisma: PrismaClient, scope: ListingScope)
   });
   if (games.length === 0) return { games: [], quotes: [], books: [] };
   const [quotes, books] = await Promise.all([
-    prisma.quote.findMany({
-      where: { gameId: { in: games.map((g) => g.id) }, marketType: scope.marketType, period: scope.period, isAvailable: true },
-      orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }],
-    }),
+    readQuotes(
+      prisma,
+      Prisma.sql`q."gameId" IN (${Prisma.join(games.map((g) => g.id))}) AND q."marketType" = ${scope.marketType} AND q."period" = ${scope.period} AND q."isAvailable"`,
+      Prisma.sql`q."gameId", q."bookId", q."id"`,
+    ),
     prisma.sportsbook.findMany({ orderBy: { id: 'asc' } }),
   ]);
   return {

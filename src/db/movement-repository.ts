@@ -1,5 +1,7 @@
 import { Prisma } from './__generated__/prisma/client';
 import type { Game, PrismaClient, Quote } from './client';
+import { LOST_GAME_AFTER_MS } from './feed-store';
+import { readQuotes } from './odds-repository';
 
 /** Narrowing of history and quote reads; an absent or empty list means "any". */
 export interface QuoteScope {
@@ -44,12 +46,23 @@ export function scopeConditions(scope: QuoteScope, alias = ''): Prisma.Sql[] {
 /**
  * Games whose status is one of `statuses` (the caller passes the live ones), by start time then id;
  * `gameIds` narrows them (a game that is not being played is not returned, as on /odds/live).
+ * Bounded by time: only games a feed document carried within LOST_GAME_AFTER_MS of the newest
+ * document written (the ingest marks the others once that long has passed), read through the
+ * (status, startTime) index.
  */
 export async function findLiveGames(prisma: PrismaClient, statuses: readonly string[], gameIds?: readonly number[]): Promise<Game[]> {
-  return prisma.game.findMany({
-    where: { status: { in: [...statuses] }, ...(some(gameIds) ? { id: { in: [...gameIds] } } : {}) },
-    orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
-  });
+  if (!statuses.length) return [];
+  const conditions = [
+    Prisma.sql`g."status" IN (${Prisma.join([...statuses])})`,
+    Prisma.sql`g."seenAt" >= COALESCE((SELECT s."feedTime" FROM "IngestState" s WHERE s."id" = 1), g."seenAt") - ${LOST_GAME_AFTER_MS} * interval '1 millisecond'`,
+  ];
+  if (some(gameIds)) conditions.push(Prisma.sql`g."id" IN (${Prisma.join([...gameIds])})`);
+  const ids = await prisma.$queryRaw<Array<{ id: number }>>`
+    SELECT g."id" FROM "Game" g WHERE ${Prisma.join(conditions, ' AND ')} ORDER BY g."startTime", g."id"`;
+  if (!ids.length) return [];
+  const games = await prisma.game.findMany({ where: { id: { in: ids.map((r) => Number(r.id)) } } });
+  const order = new Map(ids.map((r, i) => [Number(r.id), i]));
+  return games.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }
 
 const outcomeKey = (r: { gameId: number; bookId: number; marketType: string; period: string; side: string }) =>
@@ -58,45 +71,27 @@ const outcomeKey = (r: { gameId: number; bookId: number; marketType: string; per
 /**
  * Opening and current price of every available outcome of `gameIds` within `scope`: one row per
  * game, book, market, period and side. Current is the book's live quote when it has an available
- * one, otherwise its pregame quote; open is the first history row of the outcome (a pregame row
- * before any live one). Rows come in game, book, market, period, side order.
+ * one, otherwise its pregame quote; open is the opening price stored on the quote when it was first
+ * seen (the pregame one when the outcome has both). One read of the current quotes, no history.
  */
 export async function findLineMovement(prisma: PrismaClient, gameIds: readonly number[], scope: QuoteScope = {}): Promise<MovementRow[]> {
   if (!gameIds.length) return [];
-  const quotes = await prisma.quote.findMany({
-    where: {
-      gameId: { in: [...gameIds] },
-      isAvailable: true,
-      ...(some(scope.marketTypes) ? { marketType: { in: [...scope.marketTypes] } } : {}),
-      ...(some(scope.bookIds) ? { bookId: { in: [...scope.bookIds] } } : {}),
-      ...(some(scope.sides) ? { side: { in: [...scope.sides] } } : {}),
-      ...(some(scope.periods) ? { period: { in: [...scope.periods] } } : {}),
-    },
-    orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { marketType: 'asc' }, { period: 'asc' }, { side: 'asc' }, { isLive: 'asc' }],
-  });
-  // Live quotes sort after pregame ones, so the last write per key is the one to show.
+  const quotes = await readQuotes(
+    prisma,
+    Prisma.join([Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])})`, ...scopeConditions(scope, 'q')], ' AND '),
+    Prisma.sql`q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive"`,
+  );
+  // Pregame quotes sort before live ones: the first row of a key opens it, the last available one is current.
+  const open = new Map<string, OpeningPrice>();
   const current = new Map<string, Quote>();
-  for (const q of quotes) current.set(outcomeKey(q), q);
-  if (!current.size) return [];
-
-  const conditions = [Prisma.sql`"gameId" IN (${Prisma.join([...gameIds])})`, ...scopeConditions(scope)];
-  // DISTINCT ON keeps the first row of each outcome in the ORDER BY: earliest pregame, then earliest live.
-  const opens = await prisma.$queryRaw<Array<{ gameId: number; bookId: number; marketType: string; period: string; side: string; isLive: boolean; point: number | null; american: number; seenAt: Date }>>`
-    SELECT DISTINCT ON ("gameId", "bookId", "marketType", "period", "side")
-      "gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "seenAt"
-    FROM "OddsHistory"
-    WHERE ${Prisma.join(conditions, ' AND ')}
-    ORDER BY "gameId", "bookId", "marketType", "period", "side", "isLive" ASC, "seenAt" ASC, "id" ASC`;
-  const openByKey = new Map(opens.map((o) => [outcomeKey(o), o]));
-
+  for (const q of quotes) {
+    const key = outcomeKey(q);
+    if (!open.has(key)) open.set(key, { point: q.openPoint, american: q.openAmerican, isLive: q.isLive, seenAt: q.openedAt });
+    if (q.isAvailable) current.set(key, q);
+  }
   const rows: MovementRow[] = [];
   for (const [key, q] of current) {
-    const o = openByKey.get(key);
-    // Every stored quote has a history row; a missing one (history pruned) opens at the current price.
-    const open: OpeningPrice = o
-      ? { point: o.point, american: Number(o.american), isLive: o.isLive, seenAt: new Date(o.seenAt) }
-      : { point: q.point, american: q.american, isLive: q.isLive, seenAt: q.changedAt };
-    rows.push({ gameId: q.gameId, bookId: q.bookId, marketType: q.marketType, period: q.period, side: q.side, open, current: q });
+    rows.push({ gameId: q.gameId, bookId: q.bookId, marketType: q.marketType, period: q.period, side: q.side, open: open.get(key)!, current: q });
   }
   return rows;
 }

@@ -1,4 +1,5 @@
-import type { Boxscore, Game, League, Prisma, PrismaClient, PublicBetting, Quote, Sportsbook, Team } from './client';
+import { Prisma } from './__generated__/prisma/client';
+import type { Boxscore, Game, League, PrismaClient, PublicBetting, Quote, Sportsbook, Team } from './client';
 
 // Every read the API makes, one function per query shape. Batch reads take a list of keys and
 // return rows in no particular order: the DataLoaders in src/graphql/loaders.ts put them in key
@@ -66,13 +67,51 @@ export function boxscoresByGameIds(prisma: PrismaClient, gameIds: readonly numbe
   return prisma.boxscore.findMany({ where: { gameId: { in: [...gameIds] } } });
 }
 
-/** Current quotes of the games, every book, market, period and live flag. */
-export function quotesByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<Quote[]> {
-  return prisma.quote.findMany({ where: { gameId: { in: [...gameIds] } }, orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }] });
+type RawQuote = Omit<Quote, 'id'> & { id: bigint | number | string };
+
+/**
+ * Quotes matching `where` (conditions on `q`, the quote, and `g`, its game), in `orderBy` order.
+ * A quote row changes only when its price or availability does; the time an available quote was last
+ * seen is the time the last document carrying its game was seen (Game.seenAt), which is later.
+ */
+export async function readQuotes(prisma: PrismaClient, where: Prisma.Sql, orderBy: Prisma.Sql): Promise<Quote[]> {
+  const rows = await prisma.$queryRaw<RawQuote[]>`
+    SELECT q."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", q."outcomeId", q."teamId", q."point",
+      q."american", q."decimal", q."fractional", q."isAvailable", q."lineStatus", q."changedAt", q."openPoint", q."openAmerican", q."openedAt",
+      CASE WHEN q."isAvailable" AND g."seenAt" > q."seenAt" THEN g."seenAt" ELSE q."seenAt" END AS "seenAt"
+    FROM "Quote" q JOIN "Game" g ON g."id" = q."gameId"
+    WHERE ${where}
+    ORDER BY ${orderBy}`;
+  return rows.map((r) => ({
+    ...r,
+    id: BigInt(r.id),
+    american: Number(r.american),
+    openAmerican: Number(r.openAmerican),
+    seenAt: new Date(r.seenAt),
+    changedAt: new Date(r.changedAt),
+    openedAt: new Date(r.openedAt),
+  }));
 }
 
-export function publicBettingByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<PublicBetting[]> {
-  return prisma.publicBetting.findMany({ where: { gameId: { in: [...gameIds] } }, orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }] });
+/** Current quotes of the games, every book, market, period and live flag. */
+export function quotesByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<Quote[]> {
+  if (!gameIds.length) return Promise.resolve([]);
+  return readQuotes(prisma, Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])})`, Prisma.sql`q."gameId", q."bookId", q."id"`);
+}
+
+/**
+ * Public betting rows of the games. `numBets` is the game's current bet count (the ingest does not
+ * rewrite every betting row when only that count moves).
+ */
+export async function publicBettingByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<PublicBetting[]> {
+  if (!gameIds.length) return [];
+  const rows = await prisma.$queryRaw<Array<Omit<PublicBetting, 'id'> & { id: bigint | number | string }>>`
+    SELECT b."id", b."gameId", b."bookId", b."marketType", b."period", b."side", b."ticketsPercent", b."moneyPercent",
+      COALESCE(g."numBets", b."numBets") AS "numBets", b."updatedAt"
+    FROM "PublicBetting" b JOIN "Game" g ON g."id" = b."gameId"
+    WHERE b."gameId" IN (${Prisma.join([...gameIds])})
+    ORDER BY b."gameId", b."bookId", b."id"`;
+  return rows.map((r) => ({ ...r, id: BigInt(r.id), numBets: r.numBets == null ? null : Number(r.numBets), updatedAt: new Date(r.updatedAt) }));
 }
 
 /**

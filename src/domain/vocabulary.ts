@@ -35,6 +35,8 @@ export const STATUS_FILTERS: ReadonlyMap<string, readonly string[]> = new Map([
   ['closed', ['closed']],
   ['postponed', ['postponed']],
   ['cancelled', ['cancelled']],
+  // A game the feed stopped carrying mid-game, after the documented timeout (docs/ingest.md).
+  ['unknown', ['unknown']],
 ]);
 
 /** Words of the games status filter. */

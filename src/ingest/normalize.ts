@@ -125,6 +125,24 @@ const PERIODS: Readonly<Record<string, string>> = {
   fourthquarter: 'fourth_quarter',
 };
 
+interface PriceForms {
+  decimal: number;
+  fractional: string;
+}
+const priceCache = new Map<number, PriceForms>();
+
+/** Decimal and fractional forms of an American price, memoised: a feed uses a few hundred distinct prices. */
+function priceForms(american: number): PriceForms {
+  let forms = priceCache.get(american);
+  if (!forms) {
+    const decimal = americanToDecimal(american);
+    forms = { decimal, fractional: decimalToFractional(decimal) };
+    if (priceCache.size > 10_000) priceCache.clear();
+    priceCache.set(american, forms);
+  }
+  return forms;
+}
+
 /** A document that cannot be ingested: `path` points inside it, `reason` says what is wrong. */
 export class FeedDocumentError extends Error {
   constructor(
@@ -273,7 +291,8 @@ export function normalizeDocument(raw: unknown, documentName: string): Normalize
           const marketType = marketKey as MarketType;
           const seen = new Set<string>();
           outcomes.forEach((o, oi) => {
-            const where = at(`.markets[${JSON.stringify(bookKey)}].${periodKey}.${marketKey}[${oi}]`);
+            // Built only for an error message: most documents carry thousands of outcomes.
+            const where = { toString: () => at(`.markets[${JSON.stringify(bookKey)}].${periodKey}.${marketKey}[${oi}]`) };
             if (o.is_alt_market) return;
             if (!SIDES_BY_MARKET[marketType].includes(o.side)) {
               throw new FeedDocumentError(documentName, `${where}.side`, `expected one of ${SIDES_BY_MARKET[marketType].join(', ')} for ${marketType}, got ${JSON.stringify(o.side)}`);
@@ -283,9 +302,9 @@ export function normalizeDocument(raw: unknown, documentName: string): Normalize
             }
             // A price withdrawn upstream arrives as null odds: nothing to store.
             if (o.odds === null) return;
-            let decimal: number;
+            let forms: PriceForms;
             try {
-              decimal = americanToDecimal(o.odds);
+              forms = priceForms(o.odds);
             } catch (error) {
               if (error instanceof InvalidOddsError) throw new FeedDocumentError(documentName, `${where}.odds`, error.message);
               throw error;
@@ -309,8 +328,8 @@ export function normalizeDocument(raw: unknown, documentName: string): Normalize
               teamId,
               point: marketType === 'moneyline' ? null : (o.value ?? null),
               american: Math.round(o.odds),
-              decimal,
-              fractional: decimalToFractional(decimal),
+              decimal: forms.decimal,
+              fractional: forms.fractional,
               lineStatus: o.line_status ?? (bookId === 30 ? 'opener' : 'normal'),
             });
             const tickets = o.bet_info?.tickets?.percent ?? null;

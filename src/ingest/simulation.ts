@@ -1,4 +1,4 @@
-import { localDateOf } from '../domain/local-day';
+import { addDays, localDateOf } from '../domain/local-day';
 import type { SourceDocument } from './sources';
 import { createSimulator } from './simulator';
 
@@ -11,16 +11,18 @@ export interface SimulationOptions {
 
 /**
  * The simulated feed as at `now`: today's slate (league local day) and the next days, one document
- * per league, named so that logs and rejections say they are simulated.
+ * per league, named so that logs and rejections say they are simulated. While a game of yesterday's
+ * slate is still being played (late tips run past local midnight), yesterday's slate comes first,
+ * as a poller following that day to its end would fetch it: no game is left "in progress".
  */
 export function simulatedDocuments(now: Date, options: SimulationOptions): SourceDocument[] {
-  const simulator = createSimulator({
-    seed: options.seed,
-    startDate: localDateOf(now, options.timeZone),
-    days: options.days ?? 2,
-    timeZone: options.timeZone,
-  });
-  return simulator.documentsAt(now).map((body, i) => ({
+  const today = localDateOf(now, options.timeZone);
+  const simulator = createSimulator({ seed: options.seed, startDate: today, days: options.days ?? 2, timeZone: options.timeZone });
+  const yesterday = createSimulator({ seed: options.seed, startDate: addDays(today, -1), days: 0, timeZone: options.timeZone });
+  // Until every game is official (closed), so that the final score of the last one is seen too.
+  const unfinished = yesterday.scheduleGames().some((g) => Date.parse(g.closed_at) > now.getTime());
+  const bodies = [...(unfinished ? yesterday.documentsAt(now) : []), ...simulator.documentsAt(now)];
+  return bodies.map((body, i) => ({
     name: `simulator(seed ${options.seed})@${now.toISOString()}#${i}`,
     fetchedAt: now,
     body,
