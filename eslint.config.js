@@ -23,7 +23,7 @@ module.exports = tseslint.config(
             { target: './src/db', from: './src', except: except('db', 'domain', 'auth/api-keys.ts', 'auth/viewer.ts', 'redact.ts'), message: 'db imports domain (and auth key helpers and types) at most' },
             { target: './src/auth', from: './src', except: except('auth', 'domain', 'errors.ts'), message: 'auth imports domain at most (the key lookup is passed in)' },
             { target: './src/events', from: './src', except: except('events', 'domain'), message: 'events (the bus, the live feed) import domain at most' },
-            { target: './src/graphql', from: './src', except: except('graphql', 'db', 'domain', 'auth', 'events', 'errors.ts', 'config.ts', 'ingest/status-map.ts'), message: 'graphql imports db, domain, auth and events' },
+            { target: './src/graphql', from: './src', except: except('graphql', 'db', 'domain', 'auth', 'events', 'errors.ts', 'config.ts'), message: 'graphql imports db, domain, auth and events' },
             { target: './src/rest', from: './src', except: except('rest', 'graphql', 'auth', 'events', 'errors.ts'), message: 'rest goes through the GraphQL schema: never db or domain' },
             { target: './src/transports', from: './src', except: except('transports', 'graphql', 'auth', 'events', 'errors.ts', 'db/key-store.ts'), message: 'transports go through the GraphQL schema: never db or domain' },
             { target: './src/ingest', from: './src', except: except('ingest', 'domain', 'db', 'events', 'config.ts', 'logger.ts', 'redact.ts'), message: 'ingest imports domain, db and events' },

@@ -1,6 +1,6 @@
 /**
  * Types of the upstream v2 scoreboard document (`GET /web/v2/scoreboard/<league>`), derived from the
- * real samples in /work/shared/feeds/actionnetwork (3 single documents and 157 recorded captures of
+ * real captures kept in test/fixtures/feeds/ (single documents and recorded series of
  * the NBA series). They describe the feed as it is, not as the simulator writes it:
  * - a key marked optional (`?`) was absent from some real objects of that kind;
  * - `| null` means the samples carried an explicit null there.

@@ -2,7 +2,7 @@
  * Deterministic simulator of the upstream v2 scoreboard feed, for demos and tests.
  *
  * It writes documents of exactly the real feed's shape (see feed-types.ts and the samples in
- * /work/shared/feeds/actionnetwork), so simulated and real data travel the same ingest path. Every
+ * the real captures in test/fixtures/feeds/), so simulated and real data travel the same ingest path. Every
  * document and game is labelled: `document.simulated = true`, `game.meta = { simulated: true,
  * simulator_seed }`.
  *
