@@ -235,7 +235,7 @@ export type Game = {
   real_status: Maybe<Scalars['String']['output']>;
   season: Maybe<Scalars['String']['output']>;
   start_time: Maybe<Scalars['DateTime']['output']>;
-  /** scheduled, in_progress, finished, closed, postponed, cancelled (src/ingest/status-map.ts). */
+  /** scheduled, in_progress, finished, closed, postponed, cancelled, or unknown (the feed stopped carrying a game in progress for 3 hours; docs/ingest.md). */
   status: Maybe<Scalars['String']['output']>;
   status_display: Maybe<Scalars['String']['output']>;
   /** Away team then home team, full objects. */

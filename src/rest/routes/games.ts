@@ -28,7 +28,7 @@ export const gameRoutes = defineRoutes([
       league_id: id('League id (4 NBA, 5 WNBA)'),
       game_id: ids('One or more game ids'),
       team_id: ids('Games of these teams (home or away)'),
-      status: oneOf('scheduled, live or finished; also in_progress, closed, postponed, cancelled', STATUS_WORDS),
+      status: oneOf('scheduled, live or finished; also in_progress, closed, postponed, cancelled, unknown', STATUS_WORDS),
       include_markets: withDefault(boolean('false omits markets'), true),
       include_boxscore: withDefault(boolean('false omits boxscore'), true),
       limit: withDefault(integer('Page size', 1, 1000), 100),
