@@ -11,6 +11,7 @@ import type Redis from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import type { IncomingMessage } from 'node:http';
 import { createAuthenticator, type Auth, type KeyChange } from './auth/authenticate';
+import { createConnectionLimiter } from './auth/connection-limit';
 import { createRateLimiter } from './auth/rate-limit';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -354,7 +355,8 @@ export function createApp(deps: AppDeps): App {
   // or Redis). Connected keys are re-checked when the bus says a key changed (and every 500 ms in memory,
   // for expiry dates), so a revocation disconnects within a second.
   const feed = createLiveFeed(deps.bus, { intervalMs: deps.config.livePushIntervalMs });
-  const live = { httpServer, schema, db: deps.db, feed, keyLookup: authenticator.lookup, keyWatch: authenticator.keyWatch, timeZone: deps.config.leagueTimeZone, now };
+  const connections = createConnectionLimiter(deps.config.liveConnections);
+  const live = { httpServer, schema, db: deps.db, feed, keyLookup: authenticator.lookup, keyWatch: authenticator.keyWatch, connections, timeZone: deps.config.leagueTimeZone, now };
   const graphqlWs = attachGraphQLWs(live);
   const socketIo = attachSocketIo({ ...live, onError: (err) => deps.logger.error({ err }, 'live push failed') });
   return {

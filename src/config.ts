@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { DEFAULT_LIVE_CONNECTIONS } from './auth/connection-limit';
 import { DEFAULT_RATE_LIMITS, type RateBucket } from './auth/rate-limit';
+import type { Plan } from './auth/viewer';
 import { SECRET_VARIABLES } from './redact';
 
 /**
@@ -27,6 +29,8 @@ export interface Config {
   readonly debugErrors: boolean;
   /** Requests per minute per key, by plan, and for the admin key (RATE_LIMIT_*). */
   readonly rateLimits: Readonly<Record<RateBucket, number>>;
+  /** Open live connections per key and API process, by plan (LIVE_CONNECTIONS_*). */
+  readonly liveConnections: Readonly<Record<Plan, number>>;
 }
 
 
@@ -72,6 +76,9 @@ const schema = z.object({
   RATE_LIMIT_PRO: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.pro),
   RATE_LIMIT_ELITE: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.elite),
   RATE_LIMIT_ADMIN: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.admin),
+  LIVE_CONNECTIONS_STARTER: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.starter),
+  LIVE_CONNECTIONS_PRO: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.pro),
+  LIVE_CONNECTIONS_ELITE: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.elite),
 });
 
 export class ConfigError extends Error {}
@@ -109,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorIntervalMs: e.SIMULATOR_INTERVAL_MS,
     restCacheMs: e.REST_CACHE_MS,
     debugErrors: e.DEBUG_ERRORS === 'true' || e.DEBUG_ERRORS === '1',
+    liveConnections: Object.freeze({ starter: e.LIVE_CONNECTIONS_STARTER, pro: e.LIVE_CONNECTIONS_PRO, elite: e.LIVE_CONNECTIONS_ELITE }),
     rateLimits: Object.freeze({ starter: e.RATE_LIMIT_STARTER, pro: e.RATE_LIMIT_PRO, elite: e.RATE_LIMIT_ELITE, admin: e.RATE_LIMIT_ADMIN }),
   });
 }

@@ -8,10 +8,10 @@ import { AppError } from '../errors';
 // expiry ends the connection within a second (the authenticator, authenticate.ts, runs a check at once
 // when the bus announces a key change, and every 500 ms against its in-memory key cache).
 
-export type LiveAuthFailure = 'missing' | 'invalid' | 'revoked' | 'expired' | 'plan';
+export type LiveAuthFailure = 'missing' | 'invalid' | 'revoked' | 'expired' | 'plan' | 'connections';
 
 /** The connect_error / close reason of each failure (spec 5 and 7 wording). */
-export const LIVE_AUTH_MESSAGES: Readonly<Record<Exclude<LiveAuthFailure, 'plan'>, string>> = {
+export const LIVE_AUTH_MESSAGES: Readonly<Record<Exclude<LiveAuthFailure, 'plan' | 'connections'>, string>> = {
   missing: 'Unauthorized: missing API key (pass it as auth: { apiKey })',
   invalid: 'Unauthorized: invalid API key',
   revoked: 'Unauthorized: API key revoked',
@@ -22,14 +22,15 @@ export const LIVE_AUTH_MESSAGES: Readonly<Record<Exclude<LiveAuthFailure, 'plan'
 export class LiveAuthError extends Error {
   constructor(
     readonly reason: LiveAuthFailure,
-    message: string = LIVE_AUTH_MESSAGES[reason as Exclude<LiveAuthFailure, 'plan'>],
+    message: string = LIVE_AUTH_MESSAGES[reason as Exclude<LiveAuthFailure, 'plan' | 'connections'>],
   ) {
     super(message);
     this.name = 'LiveAuthError';
   }
 
-  /** 401 for a key problem, 403 for an account problem (spec 5.7, 5.8). */
-  get status(): 401 | 403 {
+  /** 401 for a key problem, 403 for an account problem (spec 5.7, 5.8), 429 for too many connections. */
+  get status(): 401 | 403 | 429 {
+    if (this.reason === 'connections') return 429;
     return this.reason === 'expired' || this.reason === 'plan' ? 403 : 401;
   }
 }

@@ -7,6 +7,7 @@ import { bearerToken, type KeyLookup, type Viewer } from '../auth/viewer';
 import { createContext } from '../graphql/context';
 import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from '../graphql/limits';
 import { attachLiveFeed, type LiveFeed } from '../events/live-feed';
+import type { ConnectionLimiter } from '../auth/connection-limit';
 import { LiveAuthError, verifyLiveKey, type KeyWatch } from '../auth/live-key';
 
 // GraphQL over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path: the one schema,
@@ -20,6 +21,8 @@ export interface LiveTransportDeps {
   feed: LiveFeed;
   keyLookup: KeyLookup;
   keyWatch: KeyWatch;
+  /** Caps the live connections of a key by plan (both transports share one). */
+  connections: ConnectionLimiter;
   timeZone: string;
   now?: () => Date;
 }
@@ -31,12 +34,17 @@ export interface GraphQLWsDeps extends LiveTransportDeps {
 /** Close codes: graphql-ws uses 4401/4403 for the same meanings. */
 const CLOSE_UNAUTHORIZED = 4401;
 const CLOSE_FORBIDDEN = 4403;
+/** Too many connections of one key (graphql-ws's own 4429 says "too many requests" too). */
+const CLOSE_TOO_MANY = 4429;
+
+const closeCodeOf = (error: LiveAuthError) => (error.status === 401 ? CLOSE_UNAUTHORIZED : error.status === 429 ? CLOSE_TOO_MANY : CLOSE_FORBIDDEN);
 
 interface Extra extends Record<PropertyKey, unknown> {
   socket: WebSocket;
   request: http.IncomingMessage;
   viewer?: Viewer;
   unwatch?: () => void;
+  release?: () => void;
 }
 
 /** The key of a connection: `apiKey` or `Authorization: Bearer` in connection_init, else the upgrade header. */
@@ -86,6 +94,7 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> }
         const key = keyOf(ctx.connectionParams, ctx.extra.request);
         try {
           const viewer = await verifyLiveKey(deps.keyLookup, key, deps.now?.() ?? new Date());
+          ctx.extra.release = deps.connections.acquire(viewer);
           ctx.extra.viewer = viewer;
           ctx.extra.unwatch = deps.keyWatch.watch(String(key).trim(), (error) => {
             ctx.extra.socket.close(error.status === 401 ? CLOSE_UNAUTHORIZED : CLOSE_FORBIDDEN, error.message);
@@ -93,11 +102,14 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> }
           return true;
         } catch (error) {
           if (!(error instanceof LiveAuthError)) throw error;
-          ctx.extra.socket.close(error.status === 401 ? CLOSE_UNAUTHORIZED : CLOSE_FORBIDDEN, error.message);
+          ctx.extra.socket.close(closeCodeOf(error), error.message);
           return false;
         }
       },
-      onClose: (ctx) => ctx.extra.unwatch?.(),
+      onClose: (ctx) => {
+        ctx.extra.unwatch?.();
+        ctx.extra.release?.();
+      },
       context: (ctx) =>
         attachLiveFeed(
           createContext({ auth: { kind: 'viewer', viewer: ctx.extra.viewer! }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }),

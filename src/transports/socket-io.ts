@@ -153,6 +153,9 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
   const scopeOf = (filter: LiveFilter) => ({ gameId: filter.game_id ?? null, marketType: filter.market_type ?? null, bookId: filter.book_id ?? null });
   const streamOf = (group: Group) => liveStream(deps.feed, deps.db.prisma, scopeOf(group.filter));
 
+  /** A refused handshake: connect_error's message, and `data` saying which check failed. */
+  const refusal = (error: LiveAuthError) => Object.assign(new Error(error.message), { data: { reason: error.reason, status: error.status } });
+
   nsp.use(async (socket, next) => {
     const auth = socket.handshake.auth as Record<string, unknown> | undefined;
     try {
@@ -163,17 +166,25 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
         deps.onError?.(error);
         return next(new Error('internal error'));
       }
-      const refused = new Error(error.message) as Error & { data?: unknown };
-      refused.data = { reason: error.reason, status: error.status };
-      return next(refused);
+      return next(refusal(error));
     }
     try {
       const raw = handshakeRequest(auth, socket.handshake.query);
       socket.data.handshake = raw === null ? null : parseLiveRequest(raw);
-      next();
     } catch (error) {
-      next(new Error(error instanceof AppError ? error.message : 'invalid handshake'));
+      return next(new Error(error instanceof AppError ? error.message : 'invalid handshake'));
     }
+    let release: () => void;
+    try {
+      release = deps.connections.acquire(socket.data.viewer);
+    } catch (error) {
+      if (error instanceof LiveAuthError) return next(refusal(error));
+      throw error;
+    }
+    // The place among the key's live connections is held until the socket closes.
+    socket.once('disconnect', release);
+    socket.conn.once('close', release);
+    next();
   });
 
   const groups = new Map<string, Group>();
