@@ -165,6 +165,7 @@ export function createApp(deps: AppDeps): App {
     dataVersion: () => dataVersion.current,
     cache: restCache,
     prefix: REST_PREFIX,
+    onCacheLookup: (hit) => metrics.cacheLookups.inc({ outcome: hit ? 'hit' : 'miss' }),
     onError: (error, req) => ((req as IncomingMessage & { log?: Logger }).log ?? deps.logger).error({ err: error }, 'REST operation failed'),
   });
 
@@ -355,7 +356,7 @@ export function createApp(deps: AppDeps): App {
   // or Redis). Connected keys are re-checked when the bus says a key changed (and every 500 ms in memory,
   // for expiry dates), so a revocation disconnects within a second.
   const feed = createLiveFeed(deps.bus, { intervalMs: deps.config.livePushIntervalMs });
-  const connections = createConnectionLimiter(deps.config.liveConnections);
+  const connections = createConnectionLimiter(deps.config.liveConnections, (open) => metrics.liveConnections.set(open));
   const live = { httpServer, schema, db: deps.db, feed, keyLookup: authenticator.lookup, keyWatch: authenticator.keyWatch, connections, timeZone: deps.config.leagueTimeZone, now };
   const graphqlWs = attachGraphQLWs(live);
   const socketIo = attachSocketIo({ ...live, onError: (err) => deps.logger.error({ err }, 'live push failed') });

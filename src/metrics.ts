@@ -9,8 +9,8 @@ export interface Metrics {
   httpDuration: Histogram<'method' | 'route'>;
   /** Response-cache look-ups by outcome (hit, miss). */
   cacheLookups: Counter<'outcome'>;
-  /** Open live connections by transport (socket.io, graphql-ws). */
-  liveConnections: Gauge<'transport'>;
+  /** Open live connections (Socket.IO and graphql-ws). */
+  liveConnections: Gauge;
 }
 
 export function createMetrics(): Metrics {
@@ -27,6 +27,6 @@ export function createMetrics(): Metrics {
       registers: [registry],
     }),
     cacheLookups: new Counter({ name: 'response_cache_lookups_total', help: 'Response cache look-ups, by outcome (hit, miss)', labelNames: ['outcome'], registers: [registry] }),
-    liveConnections: new Gauge({ name: 'live_connections', help: 'Open live connections, by transport', labelNames: ['transport'], registers: [registry] }),
+    liveConnections: new Gauge({ name: 'live_connections', help: 'Open live connections (Socket.IO and graphql-ws)', registers: [registry] }),
   };
 }

@@ -6,10 +6,12 @@ export const DEFAULT_LIVE_CONNECTIONS: Readonly<Record<Plan, number>> = { starte
 
 /**
  * Counts the live connections of each key in this process and refuses one past the plan's cap. A
- * connection holds its place from the handshake until it closes (`release`, idempotent).
+ * connection holds its place from the handshake until it closes (`release`, idempotent). `onTotal`
+ * hears the number of open connections of every key after each change (metrics).
  */
-export function createConnectionLimiter(limits: Readonly<Record<Plan, number>> = DEFAULT_LIVE_CONNECTIONS) {
+export function createConnectionLimiter(limits: Readonly<Record<Plan, number>> = DEFAULT_LIVE_CONNECTIONS, onTotal: (open: number) => void = () => {}) {
   const open = new Map<string, number>();
+  let total = 0;
   return {
     /**
      * Takes a place for `viewer`'s key.
@@ -22,6 +24,7 @@ export function createConnectionLimiter(limits: Readonly<Record<Plan, number>> =
         throw new LiveAuthError('connections', `Too many connections: the ${viewer.plan} plan allows ${limit} live connections per API key; close one first`);
       }
       open.set(viewer.keyId, held + 1);
+      onTotal(++total);
       let released = false;
       return () => {
         if (released) return;
@@ -29,6 +32,7 @@ export function createConnectionLimiter(limits: Readonly<Record<Plan, number>> =
         const now = (open.get(viewer.keyId) ?? 1) - 1;
         if (now > 0) open.set(viewer.keyId, now);
         else open.delete(viewer.keyId);
+        onTotal(--total);
       };
     },
   };

@@ -32,6 +32,8 @@ export interface RestDeps {
   dataVersion(): number;
   /** Logs unexpected errors (500). */
   onError(error: unknown, req: IncomingMessage): void;
+  /** Told of every client request's cache look-up (metrics). */
+  onCacheLookup?(hit: boolean): void;
   routes?: readonly Route[];
   /** Bodies kept per data version (response-cache.ts); every request runs its operation when absent. */
   cache?: ResponseCache | undefined;
@@ -150,6 +152,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     if (remember) recent.set(answer, { c, request, auth });
     const key = `${version}|${answer}`;
     const cached = deps.cache.get(key);
+    if (remember) deps.onCacheLookup?.(cached !== undefined);
     if (cached) return Promise.resolve({ representation: cached });
     // Identical requests arriving together share one execution instead of each running it.
     let pending = inFlight.get(key);

@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from '../support/app';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ feeds: ['test/fixtures/feeds/nba-2026-01-24-mixed-status.json'] });
+  // The response cache on, as in production (tests turn it off by default).
+  t = await startTestApp({ feeds: ['test/fixtures/feeds/nba-2026-01-24-mixed-status.json'], env: { REST_CACHE_MS: '60000' } });
 });
 afterAll(() => t.close());
 
@@ -26,13 +27,17 @@ test('when /metrics is scraped after some requests, then it holds request counts
   const { key } = await t.createKey('pro');
   await t.get('/api/v1/nba/odds/games?limit=1', key);
   await t.get('/api/v1/nba/odds/games/264315', key);
+  await t.get('/api/v1/nba/odds/games/264315', key);
   await t.get('/api/v1/nba/odds/no-such-route', key);
   const res = await fetch(`${t.baseUrl}/metrics`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
   const text = await res.text();
   expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/nba\/odds\/games",status="200"\} 1/);
-  expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/nba\/odds\/games\/:game_id",status="\d+"\} 1/);
+  expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/nba\/odds\/games\/:game_id",status="\d+"\} 2/);
+  expect(text).toMatch(/response_cache_lookups_total\{outcome="hit"\} [1-9]/);
+  expect(text).toMatch(/response_cache_lookups_total\{outcome="miss"\} [1-9]/);
+  expect(text).toMatch(/^live_connections 0$/m);
   expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/api\/v1\/nba\/odds\/games"\}/);
   expect(text).toMatch(/nodejs_eventloop_lag_seconds/);
   expect(text).not.toContain(key);
