@@ -100,8 +100,10 @@ export function createLiveFeed(bus: EventBus, options: LiveFeedOptions): LiveFee
     for (const handler of [...handlers]) handler(tick);
   };
   // No debounce: one ingest is one event, already coalesced; waiting would only add latency.
+  // Events were lost (Redis came back after an outage): nobody knows what changed, so every
+  // subscriber gets what an interval brings, a full snapshot.
   const unsubscribe = bus.subscribe('odds', (event) => {
-    if (!closed) emit(makeTick(++seq, 'change', event));
+    if (!closed) emit(event.missed ? makeTick(++seq, 'interval', null) : makeTick(++seq, 'change', event));
   });
   const interval = setInterval(() => emit(makeTick(++seq, 'interval', null)), options.intervalMs);
   // The timer alone should not keep a process alive (main.ts decides when to exit).
