@@ -113,7 +113,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const prisma = new PrismaClient({ adapter: adapterFactory });
   try {
     if (options.migrate !== false && !(await migrationsUpToDate(prisma))) await applyMigrations(adapterFactory);
-    if (kind === 'pglite' && location !== MEMORY) fs.writeFileSync(path.join(location, READY_MARKER), new Date().toISOString());
+    const marker = path.join(location, READY_MARKER);
+    if (kind === 'pglite' && location !== MEMORY && !fs.existsSync(marker)) fs.writeFileSync(marker, new Date().toISOString());
   } catch (error) {
     await prisma.$disconnect();
     await closeStore();

@@ -97,7 +97,7 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> }
           ctx.extra.release = deps.connections.acquire(viewer);
           ctx.extra.viewer = viewer;
           ctx.extra.unwatch = deps.keyWatch.watch(String(key).trim(), (error) => {
-            ctx.extra.socket.close(error.status === 401 ? CLOSE_UNAUTHORIZED : CLOSE_FORBIDDEN, error.message);
+            ctx.extra.socket.close(closeCodeOf(error), error.message);
           });
           return true;
         } catch (error) {
