@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ingestDocuments } from '../ingest/ingest';
-import { simulatedDocuments } from '../ingest/simulation';
+import { simulatedDocuments } from '../ingest/simulator/simulated-feed';
 import { loadConfig } from '../config';
 import { withDatabase } from './database';
 import { integer, isoDate } from './options';

@@ -5,7 +5,7 @@ import type { EventBus } from '../events/bus';
 import type { Logger } from '../logger';
 import { ingestDocuments } from './ingest';
 import { startPoller } from './poller';
-import { backfillInstants, simulatedDocuments } from './simulation';
+import { backfillInstants, simulatedDocuments } from './simulator/simulated-feed';
 import type { SourceDocument } from './sources';
 
 export interface FeedRunner {

@@ -1,6 +1,6 @@
-import { addDays, localDateOf } from '../domain/local-day';
-import type { SourceDocument } from './sources';
-import { createSimulator } from './simulator';
+import { addDays, localDateOf } from '../../domain/local-day';
+import type { SourceDocument } from '../sources';
+import { createSimulator } from './index';
 
 export interface SimulationOptions {
   seed: number;
