@@ -43,7 +43,9 @@ export function parseFeedDocument(raw: unknown, documentName: string): FeedDocum
   const parsed = FEED.document.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new FeedDocumentError(documentName, formatPath(issue.path), issue.message);
+    // A bad record key (a book id that is not a number) says why in its nested issue.
+    const reason = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    throw new FeedDocumentError(documentName, formatPath(issue.path), reason);
   }
   return parsed.data;
 }
