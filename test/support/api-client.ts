@@ -1,0 +1,15 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './api-types';
+
+export type { paths };
+
+/**
+ * The typed REST client of the tests: openapi-fetch over the types generated from the service's
+ * OpenAPI document (test/support/api-types.ts, npm run generate:api-client). A call that the
+ * document does not allow (an unknown path or parameter, a wrong type) does not compile.
+ */
+export function apiClient(baseUrl: string, key?: string) {
+  return createClient<paths>({ baseUrl, headers: key ? { authorization: `Bearer ${key}` } : {} });
+}
+
+export type ApiClient = ReturnType<typeof apiClient>;
