@@ -13,3 +13,12 @@ export function apiClient(baseUrl: string, key?: string) {
 }
 
 export type ApiClient = ReturnType<typeof apiClient>;
+
+/**
+ * Status, headers and body (data on success, the error envelope otherwise) of a typed call, the way
+ * the tests read answers of `TestApp.get`.
+ */
+export async function answer(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<{ status: number; headers: Headers; body: any }> {
+  const { data, error, response } = await call;
+  return { status: response.status, headers: response.headers, body: data ?? error };
+}
