@@ -26,6 +26,7 @@ import { buildSchema } from './graphql/schema';
 import { attachGraphQLWs } from './transports/graphql-ws';
 import type { EventBus } from './events/bus';
 import { attachSocketIo } from './transports/socket-io';
+import { buildAsyncApi } from './transports/asyncapi';
 import { createLiveFeed } from './events/live-feed';
 import { createDataVersion } from './events/data-version';
 import type { Logger } from './logger';
@@ -209,6 +210,11 @@ export function createApp(deps: AppDeps): App {
   const openapi = JSON.stringify(buildOpenApi(schema));
   app.get('/api/v1/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);
+  });
+  // The live channel's contract (Socket.IO /live-odds), like the OpenAPI document readable without a key.
+  const asyncapi = JSON.stringify(buildAsyncApi(schema, { pushIntervalMs: deps.config.livePushIntervalMs }));
+  app.get('/api/v1/asyncapi.json', (_req, res) => {
+    res.type('application/json').send(asyncapi);
   });
 
   // How each surface answers a refusal: REST in the spec's envelope, /graphql in GraphQL's errors[].

@@ -8,7 +8,9 @@ import { AppError } from '../errors';
 // expiry ends the connection within a second (the authenticator, authenticate.ts, runs a check at once
 // when the bus announces a key change, and every 500 ms against its in-memory key cache).
 
-export type LiveAuthFailure = 'missing' | 'invalid' | 'revoked' | 'expired' | 'plan' | 'connections';
+/** Why a socket's key check fails: connect_error's `data.reason` (docs/live-protocol.md, /api/v1/asyncapi.json). */
+export const LIVE_AUTH_FAILURES = ['missing', 'invalid', 'revoked', 'expired', 'plan', 'connections'] as const;
+export type LiveAuthFailure = (typeof LIVE_AUTH_FAILURES)[number];
 
 /** The connect_error / close reason of each failure (spec 5 and 7 wording). */
 export const LIVE_AUTH_MESSAGES: Readonly<Record<Exclude<LiveAuthFailure, 'plan' | 'connections'>, string>> = {

@@ -1,9 +1,10 @@
 import { AppError, ERRORS, type ErrorCode } from '../errors';
+import type { JsonSchema } from '../graphql/json-schema';
 
 // The spec's envelopes (section 1) and how a GraphQL result becomes one. A route names its envelope
 // with one of the constructors below; openapi.ts asks the same object for the body's JSON Schema.
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 type Params = Record<string, unknown>;
 
 export interface Envelope {
@@ -16,7 +17,11 @@ export interface Envelope {
   schema(field: JsonSchema): JsonSchema;
 }
 
-const success = { type: 'boolean', const: true };
+const success = { type: 'boolean', const: true, description: 'true: the request succeeded' };
+const count = { type: 'integer', minimum: 0, description: 'Number of records in data' };
+
+/** `schema` with `description` unless it has one (the GraphQL field's own comes first). */
+const described = (schema: JsonSchema, description: string): JsonSchema => (schema.description ? schema : { ...schema, description });
 
 function asList(value: unknown): { items: unknown[]; rest: Record<string, unknown> } {
   if (Array.isArray(value)) return { items: value, rest: {} };
@@ -46,7 +51,12 @@ export function list(field: string): Envelope {
       return {
         type: 'object',
         required: ['success', 'data', 'count', ...(updatedAt ? ['updated_at'] : [])],
-        properties: { success, data: itemsSchema(fieldSchema), count: { type: 'integer', minimum: 0 }, ...(updatedAt && { updated_at: updatedAt }) },
+        properties: {
+          success,
+          data: described(itemsSchema(fieldSchema), 'The records'),
+          count,
+          ...(updatedAt && { updated_at: described(updatedAt, 'When the newest included quote was last seen') }),
+        },
       };
     },
   };
@@ -70,18 +80,23 @@ export function page(field: string): Envelope {
     },
     schema(fieldSchema) {
       const hasTotal = Boolean((fieldSchema.properties as Record<string, unknown> | undefined)?.total);
-      const int = { type: 'integer', minimum: 0 };
+      const int = (description: string) => ({ type: 'integer', minimum: 0, description });
       return {
         type: 'object',
         required: ['success', 'data', 'count', 'pagination'],
         properties: {
           success,
-          data: itemsSchema(fieldSchema),
-          count: int,
+          data: described(itemsSchema(fieldSchema), 'The records of this page'),
+          count: described(count, 'Number of records on this page'),
           pagination: {
             type: 'object',
+            description: 'Where this page lies among the records matching the filters',
             required: ['limit', 'offset', ...(hasTotal ? ['total', 'has_more'] : [])],
-            properties: { limit: int, offset: int, ...(hasTotal && { total: int, has_more: { type: 'boolean' } }) },
+            properties: {
+              limit: int('Page size, as asked (default 100, at most 1000)'),
+              offset: int('Zero-based index of the first record of this page'),
+              ...(hasTotal && { total: int('Number of records matching the filters, on every page'), has_more: { type: 'boolean', description: 'true when records follow this page' } }),
+            },
           },
         },
       };
@@ -103,7 +118,7 @@ export function item(field: string, notFound: ErrorCode = 'NOT_FOUND'): Envelope
       const { type, ...rest } = fieldSchema;
       // the 404 takes the null case, so a 200 body always has an object
       const nonNull = Array.isArray(type) ? { ...rest, type: type.filter((t) => t !== 'null') } : fieldSchema;
-      return { type: 'object', required: ['success', 'data'], properties: { success, data: nonNull } };
+      return { type: 'object', required: ['success', 'data'], properties: { success, data: described(nonNull, 'The record') } };
     },
   };
 }
@@ -117,7 +132,11 @@ export function errorBody(error: AppError): { success: false; error: string } {
 export const ERROR_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['success', 'error'],
-  properties: { success: { type: 'boolean', const: false }, error: { type: 'string' } },
+  description: 'The body of every failure (spec 7)',
+  properties: {
+    success: { type: 'boolean', const: false, description: 'false: the request failed' },
+    error: { type: 'string', description: 'What went wrong, in words meant for the developer (the parameter and what it allows, the plan needed, ...)' },
+  },
 };
 
 /** HTTP status of an error code. */

@@ -1,114 +1,128 @@
-import {
-  getNullableType,
-  isEnumType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-  Kind,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLObjectType,
-  type GraphQLOutputType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-} from 'graphql';
-import { ERRORS } from '../errors';
-import { ERROR_SCHEMA, type JsonSchema } from './envelope';
+import type { GraphQLSchema } from 'graphql';
+import { ERRORS, type ErrorCode } from '../errors';
+import { rootFieldSchema } from '../graphql/json-schema';
 import { loadOperations } from '../graphql/operations';
-import { paramMeta, type ParamMeta } from './params';
+import { ERROR_SCHEMA, type JsonSchema } from './envelope';
+import EXAMPLES from './examples/responses.json';
+import { paramMeta } from './params';
 import type { Route } from './route';
 import { ROUTES } from './routes';
 
-// The OpenAPI 3.1 document, derived from the route table: parameters from each route's parameter
-// schemas, response bodies from the GraphQL types its operation selects, wrapped by its envelope.
+// The OpenAPI 3.1 document (/api/v1/openapi.json), derived from the route table: parameters from each
+// route's parameter schemas, response bodies from the GraphQL types its operation selects (with their
+// SDL descriptions), wrapped by its envelope, and one real response per status from
+// src/rest/examples/responses.json (npm run generate:api-examples). `redocly lint` passes it with
+// the recommended rules (test/integration/rest-openapi.test.ts).
 
-const SCALARS: Record<string, JsonSchema> = {
-  Int: { type: 'integer' },
-  Float: { type: 'number' },
-  String: { type: 'string' },
-  Boolean: { type: 'boolean' },
-  ID: { type: 'string' },
-  DateTime: { type: 'string', format: 'date-time' },
-  Date: { type: 'string', format: 'date' },
-  Long: { type: 'integer' },
-  JSON: {},
-};
-
-function nullable(schema: JsonSchema): JsonSchema {
-  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
-  if (Object.keys(schema).length === 0) return schema; // JSON: anything, null included
-  return { anyOf: [schema, { type: 'null' }] };
-}
-
-/** JSON Schema of a selection on `type`. A field under @include/@skip is optional, others required. */
-function selectionSchema(type: GraphQLObjectType, set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  const visit = (selections: SelectionSetNode['selections'], conditional: boolean) => {
-    for (const s of selections) {
-      const isConditional = conditional || Boolean(s.directives?.some((d) => d.name.value === 'include' || d.name.value === 'skip'));
-      if (s.kind === Kind.FIELD) {
-        const key = s.alias?.value ?? s.name.value;
-        if (s.name.value === '__typename') {
-          properties[key] = { type: 'string' };
-        } else {
-          const field = type.getFields()[s.name.value]!;
-          properties[key] = outputSchema(field.type, s.selectionSet, fragments);
-        }
-        if (!isConditional && !required.includes(key)) required.push(key);
-      } else if (s.kind === Kind.INLINE_FRAGMENT) {
-        visit(s.selectionSet.selections, isConditional);
-      } else {
-        const fragment = fragments.get(s.name.value);
-        if (fragment) visit(fragment.selectionSet.selections, isConditional);
-      }
-    }
-  };
-  visit(set.selections, false);
-  return { type: 'object', required, properties };
-}
-
-function outputSchema(type: GraphQLOutputType, set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
-  const inner = getNullableType(type) as GraphQLOutputType;
-  let schema: JsonSchema;
-  if (isListType(inner)) schema = { type: 'array', items: outputSchema(inner.ofType, set, fragments) };
-  else if (isObjectType(inner) && set) schema = selectionSchema(inner, set, fragments);
-  else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.name) };
-  else if (isScalarType(inner)) schema = SCALARS[inner.name] ?? {};
-  else schema = {};
-  return isNonNullType(type) ? schema : nullable(schema);
-}
-
-/** JSON Schema of the value of the operation's root field `field`. */
-export function rootFieldSchema(schema: GraphQLSchema, document: DocumentNode, field: string): JsonSchema {
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
-  );
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const root = selectionSchema(schema.getQueryType()!, operation.selectionSet, fragments);
-  const value = (root.properties as Record<string, JsonSchema>)[field];
-  if (!value) throw new Error(`operation ${operation.name?.value} has no root field ${field}`);
-  return value;
+/** Real answers of the service on the test fixtures: one per route and one per error status. */
+export interface ApiExamples {
+  /** By operationId: the request and the 200 body. */
+  operations: Partial<Record<string, { request: string; body: unknown }>>;
+  /** By HTTP status: the request and the error body. */
+  errors: Partial<Record<string, { request: string; body: unknown }>>;
 }
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-function errorResponse(status: number): JsonSchema {
-  const code = Object.values(ERRORS).find((e) => e.status === status);
-  return { description: code?.message ?? 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+/** Response headers the service sends (src/app.ts, src/auth/rate-limit.ts, src/rest/router.ts). */
+const HEADERS: Record<string, JsonSchema> = {
+  'X-Request-Id': {
+    description: "Id of this request in the service's logs: the client's own X-Request-Id when it is 1 to 128 characters of letters, digits and _ . : -, else a new UUID",
+    required: true,
+    schema: { type: 'string', maxLength: 128 },
+  },
+  'X-RateLimit-Limit': {
+    description: "Requests per minute allowed to the key's plan (RATE_LIMIT_STARTER, _PRO, _ELITE); sent once the key is accepted",
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current one-minute window of the key', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Reset': { description: 'Seconds until the current one-minute window ends and the budget is whole again', schema: { type: 'integer', minimum: 1 } },
+  'Retry-After': { description: 'Seconds to wait before asking again', required: true, schema: { type: 'integer', minimum: 1 } },
+  ETag: {
+    description: 'Strong validator of the body (a hash of its bytes, the same in every API process); send it back in If-None-Match to get a 304 while the data has not changed',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: 'private (answers depend on the key) and how long the body may be reused without asking: 1 s live, 5 s odds (1 h once every game shown is closed), 5 min history, 1 h reference data',
+    required: true,
+    schema: { type: 'string' },
+  },
+  Vary: { description: 'The request headers the body depends on: Authorization, Accept-Encoding', required: true, schema: { type: 'string' } },
+};
+
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const RATE_HEADERS = { 'X-RateLimit-Limit': header('X-RateLimit-Limit'), 'X-RateLimit-Remaining': header('X-RateLimit-Remaining'), 'X-RateLimit-Reset': header('X-RateLimit-Reset') };
+const CACHE_HEADERS = { ETag: header('ETag'), 'Cache-Control': header('Cache-Control'), Vary: header('Vary') };
+
+/** The error responses every route may give, by status: component name, description, extra headers. */
+const ERROR_RESPONSES: Record<number, { name: string; description: string; headers: Record<string, unknown> }> = {
+  400: {
+    name: 'BadRequest',
+    description: 'A parameter is invalid, missing or refused: `error` reads "invalid parameter <name>: <what is allowed>"',
+    headers: { 'X-Request-Id': header('X-Request-Id'), ...RATE_HEADERS },
+  },
+  401: { name: 'Unauthorized', description: `No API key, or an unknown or revoked one (${ERRORS.UNAUTHENTICATED.message})`, headers: { 'X-Request-Id': header('X-Request-Id') } },
+  403: {
+    name: 'Forbidden',
+    description: "The key's subscription expired or is inactive, or its plan does not include this endpoint (live movement and historical need Pro or Elite)",
+    headers: { 'X-Request-Id': header('X-Request-Id'), ...RATE_HEADERS },
+  },
+  404: { name: 'NotFound', description: `No game with this id (${ERRORS.GAME_NOT_FOUND.message})`, headers: { 'X-Request-Id': header('X-Request-Id'), ...RATE_HEADERS } },
+  429: {
+    name: 'TooManyRequests',
+    description: "The key's requests of this minute are spent; Retry-After says when to ask again",
+    headers: { 'X-Request-Id': header('X-Request-Id'), 'Retry-After': header('Retry-After'), ...RATE_HEADERS },
+  },
+  500: {
+    name: 'InternalError',
+    description: 'An unexpected failure; `error` carries the request id under which the logs hold the details',
+    headers: { 'X-Request-Id': header('X-Request-Id'), ...RATE_HEADERS },
+  },
+  503: {
+    name: 'Unavailable',
+    description: `The database is not reachable (${ERRORS.UNAVAILABLE.message}); Retry-After says when to ask again`,
+    headers: { 'X-Request-Id': header('X-Request-Id'), 'Retry-After': header('Retry-After'), ...RATE_HEADERS },
+  },
+};
+
+/** Statuses every route can answer besides 200 and 304. */
+const COMMON_ERRORS = [400, 401, 403, 429, 500, 503];
+
+function errorComponents(examples: ApiExamples): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(ERROR_RESPONSES)) {
+    const example = examples.errors[status];
+    responses[r.name] = {
+      description: r.description,
+      headers: r.headers,
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(example && { examples: { [r.name]: { summary: example.request, value: example.body } } }) },
+      },
+    };
+  }
+  return responses;
 }
 
-/** The OpenAPI 3.1 document of `routes` (default: the whole route table). */
-export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = ROUTES, prefix = '/api/v1/nba/odds'): JsonSchema {
+/** The ERRORS codes a status stands for, for the document's description of the catalogue. */
+const codesOf = (status: number) => (Object.keys(ERRORS) as ErrorCode[]).filter((c) => ERRORS[c].status === status);
+
+/**
+ * The OpenAPI 3.1 document of `routes` (default: the whole route table).
+ * @throws Error when two routes share an operationId
+ */
+export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = ROUTES, prefix = '/api/v1/nba/odds', examples: ApiExamples = EXAMPLES): JsonSchema {
   const operations = loadOperations(schema);
   const paths: Record<string, Record<string, unknown>> = {};
+  const seen = new Set<string>();
   for (const route of routes) {
     const document = operations.get(route.operation);
     if (!document) throw new Error(`route ${route.path}: no operation ${route.operation}`);
-    const parameters = Object.entries(route.params.shape).map(([name, param]) => {
-      const meta = paramMeta(param) as ParamMeta & { required?: boolean };
+    const operationId = route.operationId ?? route.operation;
+    if (seen.has(operationId)) throw new Error(`route ${route.path}: operationId ${operationId} is taken; give the route its own operationId`);
+    seen.add(operationId);
+    const parameters: unknown[] = Object.entries(route.params.shape).map(([name, param]) => {
+      const meta = paramMeta(param);
       const inPath = route.path.includes(`:${name}`);
       return {
         name,
@@ -119,18 +133,32 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
         ...(meta.list && { style: 'form', explode: true }),
       };
     });
+    parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
+    // A route without an example yet still serves (rest-openapi.test.ts asks for one per response).
+    const example = examples.operations[operationId];
     const responses: Record<string, unknown> = {
       200: {
         description: route.summary,
-        content: { 'application/json': { schema: route.envelope.schema(rootFieldSchema(schema, document, route.envelope.field)) } },
+        headers: { 'X-Request-Id': header('X-Request-Id'), ...CACHE_HEADERS, ...RATE_HEADERS },
+        content: {
+          'application/json': {
+            schema: route.envelope.schema(rootFieldSchema(schema, document, route.envelope.field)),
+            ...(example && { examples: { [operationId]: { summary: example.request, value: example.body } } }),
+          },
+        },
       },
+      304: { $ref: '#/components/responses/NotModified' },
     };
-    for (const status of [400, 401, 403, 429, ...(route.errors ?? []), 500]) responses[status] = errorResponse(status);
+    for (const status of [...new Set([...COMMON_ERRORS, ...(route.errors ?? [])])].sort()) {
+      responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
+    }
+    const refused = Object.entries(route.refuses ?? {}).map(([name, why]) => `The parameter ${name} is refused with a 400: ${why}.`);
+    const description = [route.description, ...refused].filter(Boolean).join(' ');
     paths[prefix + openApiPath(route.path)] = {
       get: {
-        operationId: route.operation,
+        operationId,
         summary: route.summary,
-        ...(route.description && { description: route.description }),
+        ...(description && { description }),
         ...(route.tags && { tags: route.tags }),
         parameters,
         responses,
@@ -142,14 +170,45 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
     info: {
       title: 'Odds Data Service',
       version: '1.0.0',
-      description: 'Basketball games, boxscores and sportsbook odds. Unknown query parameters are ignored. See the README, section API.',
+      summary: 'Basketball games, boxscores and sportsbook odds with value metrics, live odds and history',
+      description:
+        'Every route is a GET under /api/v1/nba/odds and needs an API key (Authorization: Bearer sk_...). ' +
+        'Successful answers are `{ success: true, data, ... }`, failures `{ success: false, error }`. ' +
+        'Unknown query parameters are ignored (except those a route refuses, named in its description). ' +
+        `Error codes behind each status: ${COMMON_ERRORS.concat(404).sort().map((s) => `${s} ${codesOf(s).join('/')}`).join('; ')}. ` +
+        'Live pushes (Socket.IO /live-odds) are described by the AsyncAPI document at /api/v1/asyncapi.json; docs/contracts.md tells how to generate a client.',
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: '/', description: 'This service (the host that served this document)' }],
     security: [{ bearerAuth: [] }],
+    tags: TAGS,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key, sk_...' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key, sk_... (created with `odds keys create` or the admin GraphQL mutations)' } },
       schemas: { Error: ERROR_SCHEMA },
+      headers: HEADERS,
+      parameters: {
+        IfNoneMatch: {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description: 'The ETag of a body already held: the answer is a 304 without a body while the data is unchanged',
+          schema: { type: 'string' },
+        },
+      },
+      responses: {
+        NotModified: { description: 'The body held by the client (If-None-Match) is still current', headers: { 'X-Request-Id': header('X-Request-Id'), ...CACHE_HEADERS, ...RATE_HEADERS } },
+        ...errorComponents(examples),
+      },
     },
     paths,
   };
 }
+
+/** Tags of the document: the areas of the route table (src/rest/routes.ts). */
+const TAGS = [
+  { name: 'games', description: 'Games, boxscores and the markets of a game (spec 4.1-4.4)' },
+  { name: 'markets', description: 'Prices across games with value metrics: true probability, edge, EV (spec 4.5-4.7)' },
+  { name: 'live', description: 'Live odds and line movement of the games being played (spec 4.8-4.9)' },
+  { name: 'historical', description: 'Closing lines and past states of the odds (spec 4.10)' },
+  { name: 'reference', description: 'Teams, leagues, sportsbooks, consensus and public betting (spec 4.11-4.15)' },
+];

@@ -174,11 +174,11 @@ export function withDefault<T>(schema: z.ZodType<T | undefined, Raw>, value: T) 
   return schema.transform((v) => (v === undefined ? value : v)).meta({ ...meta, openapi: { ...meta.openapi, default: value } } as unknown as Record<string, unknown>);
 }
 
-/** A required parameter (path parameters). */
-export function required<T>(schema: z.ZodType<T | undefined, Raw>) {
+/** A required parameter (path parameters, historical's day range); `hint` follows "is required, ". */
+export function required<T>(schema: z.ZodType<T | undefined, Raw>, hint?: string) {
   const meta = schema.meta() as unknown as ParamMeta;
   return schema
-    .refine((v) => v !== undefined, { message: 'is required' })
+    .refine((v) => v !== undefined, { message: hint ? `is required, ${hint}` : 'is required' })
     .transform((v) => v as T)
     .meta({ ...meta, required: true } as unknown as Record<string, unknown>);
 }

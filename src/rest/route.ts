@@ -17,6 +17,13 @@ export interface Route {
   params: z.ZodObject<Record<string, z.ZodType>>;
   /** Operation name; the file src/graphql/operations/<operation>.graphql defines it. */
   operation: string;
+  /** The route's operationId in the OpenAPI document, when routes share an operation (default: `operation`). */
+  operationId?: string;
+  /**
+   * Parameters of sibling routes that this route has no use for and refuses with a 400 saying why,
+   * instead of ignoring them like other unknown parameters (e.g. team_id on /markets/total).
+   */
+  refuses?: Record<string, string>;
   /** Variables from the parsed parameters, when they differ from the parameters themselves. */
   variables?: (params: Record<string, any>) => Record<string, unknown>;
   envelope: Envelope;

@@ -128,6 +128,8 @@ export function createRestHandler(deps: RestDeps): RestHandler {
 
   function parse(c: CompiledRoute, pathParams: Record<string, string>, search: string): Parsed {
     const query = querystring.parse(search) as Record<string, unknown>;
+    const refused = Object.keys(c.route.refuses ?? {}).find((name) => Object.hasOwn(query, name));
+    if (refused) return { error: new AppError('BAD_REQUEST', `invalid parameter ${refused}: ${c.route.refuses![refused]}`) };
     const parsed = c.route.params.safeParse({ ...query, ...pathParams });
     if (!parsed.success) return { error: paramError(parsed.error.issues) };
     const params = parsed.data as Record<string, unknown>;
@@ -184,7 +186,9 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     };
     const fail = (error: AppError) => {
       const body = Buffer.from(JSON.stringify(errorBody(error)));
-      send(error.status, { 'Content-Type': JSON_TYPE, 'Content-Length': body.length }, body);
+      // A database outage is short-lived (a restart, a failover): say when to try again, as /graphql does.
+      const retry: Record<string, number> = error.code === 'UNAVAILABLE' ? { 'Retry-After': 1 } : {};
+      send(error.status, { 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ...retry }, body);
     };
     // The matched pattern, for the request metrics' route label.
     (req as IncomingMessage & { routePattern?: string }).routePattern = `${prefix}${c.route.path}`;

@@ -10,4 +10,9 @@ export type { Route } from './route';
  * The route table: every REST route of the service. Each area keeps its routes in
  * src/rest/routes/<area>.ts and adds one line here (see src/rest/README.md).
  */
-export const ROUTES: readonly Route[] = [...gameRoutes, ...referenceRoutes, ...listingRoutes, ...liveRoutes];
+export const ROUTES: readonly Route[] = [...area('games', gameRoutes), ...area('reference', referenceRoutes), ...listingRoutes, ...liveRoutes];
+
+/** Routes of an area under its OpenAPI tag (unless a route names its own). */
+function area(tag: string, routes: readonly Route[]): Route[] {
+  return routes.map((route) => ({ tags: [tag], ...route }));
+}

@@ -1,9 +1,14 @@
+import { answer, apiClient } from '../support/api-client';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/app';
 
-// Authentication, subscriptions, revocation on a running server and rate limits (spec 5, 7).
+// Authentication, subscriptions, revocation on a running server and rate limits (spec 5, 7). REST
+// calls go through the typed client generated from the OpenAPI document, each with its key.
 
-const GAMES = '/api/v1/nba/odds/games?include_markets=false';
 let t: TestApp;
+/** GET /games (without markets) with `key`. */
+const games = (key?: string) => answer(apiClient(t.baseUrl, key).GET('/api/v1/nba/odds/games', { params: { query: { include_markets: false } } }));
+/** GET /sportsbooks with `key`. */
+const sportsbooks = (key?: string) => answer(apiClient(t.baseUrl, key).GET('/api/v1/nba/odds/sportsbooks'));
 
 beforeAll(async () => {
   t = await startTestApp({ feeds: ['test/fixtures/feeds/nba-2026-01-24-mixed-status.json'] });
@@ -18,28 +23,28 @@ test('when the key is missing, malformed or unknown, then 401 on every route', a
     expect(res.status).toBe(401);
     expect(res.body).toEqual(UNAUTHORIZED);
   }
-  expect((await t.get(GAMES, 'not-a-key')).status).toBe(401);
-  expect((await t.get(GAMES, 'sk_' + 'x'.repeat(43))).body).toEqual(UNAUTHORIZED);
-  const raw = await fetch(t.baseUrl + GAMES, { headers: { authorization: 'Basic abc' } });
+  expect((await games('not-a-key')).status).toBe(401);
+  expect((await games('sk_' + 'x'.repeat(43))).body).toEqual(UNAUTHORIZED);
+  const raw = await fetch(t.baseUrl + '/api/v1/nba/odds/games', { headers: { authorization: 'Basic abc' } });
   expect(raw.status).toBe(401);
 });
 
 test('when the subscription ended or is inactive, then 403 saying it expired', async () => {
   const expired = await t.createKey('pro', { expiresAt: new Date(Date.now() - 1000) });
-  const res = await t.get(GAMES, expired.key);
+  const res = await games(expired.key);
   expect(res.status).toBe(403);
   expect(res.body.success).toBe(false);
   expect(res.body.error).toMatch(/subscription expired/i);
   const canceled = await t.createKey('elite', { status: 'canceled' });
-  expect((await t.get(GAMES, canceled.key)).status).toBe(403);
+  expect((await games(canceled.key)).status).toBe(403);
 });
 
 test('when the admin revokes a key on the running server, then it stops working at once', async () => {
   const { id, key } = await t.createKey('starter');
-  expect((await t.get(GAMES, key)).status).toBe(200);
+  expect((await games(key)).status).toBe(200);
   const revoke = await t.graphql('mutation($id: String!) { revokeApiKey(id: $id) }', { id }, TEST_ADMIN_KEY);
   expect(revoke.body).toEqual({ data: { revokeApiKey: true } });
-  expect((await t.get(GAMES, key)).status).toBe(401);
+  expect((await games(key)).status).toBe(401);
 });
 
 test('when the admin creates an account and key and later ends the subscription, then the key works then gets 403', async () => {
@@ -53,14 +58,14 @@ test('when the admin creates an account and key and later ends the subscription,
   );
   const { key } = created.body.data.createApiKey;
   expect(key).toMatch(/^sk_/);
-  expect((await t.get(GAMES, key)).status).toBe(200);
+  expect((await games(key)).status).toBe(200);
   const ended = await t.graphql(
     'mutation($a: String!, $e: DateTime) { updateAccount(id: $a, subscriptionEndsAt: $e) { subscriptionEndsAt } }',
     { a: accountId, e: new Date(Date.now() - 60_000).toISOString() },
     TEST_ADMIN_KEY,
   );
   expect(ended.body.data.updateAccount.subscriptionEndsAt).toBeTruthy();
-  expect((await t.get(GAMES, key)).status).toBe(403);
+  expect((await games(key)).status).toBe(403);
   const listing = await t.graphql('{ apiKeys { id prefix accountId } }', {}, TEST_ADMIN_KEY);
   expect(listing.body.data.apiKeys.some((k: any) => k.accountId === accountId)).toBe(true);
   expect(JSON.stringify(listing.body)).not.toContain(key);
@@ -76,12 +81,12 @@ test('when admin mutations come without the admin key, then they are refused', a
 
 test('when a starter key exceeds 60 requests a minute, then 429 with Retry-After and X-RateLimit headers', async () => {
   const { key } = await t.createKey('starter');
-  const first = await t.get('/api/v1/nba/odds/sportsbooks', key);
+  const first = await sportsbooks(key);
   expect(first.headers.get('x-ratelimit-limit')).toBe('60');
   expect(first.headers.get('x-ratelimit-remaining')).toBe('59');
   expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
-  for (let i = 1; i < 60; i++) expect((await t.get('/api/v1/nba/odds/sportsbooks', key)).status).toBe(200);
-  const over = await t.get('/api/v1/nba/odds/sportsbooks', key);
+  for (let i = 1; i < 60; i++) expect((await sportsbooks(key)).status).toBe(200);
+  const over = await sportsbooks(key);
   expect(over.status).toBe(429);
   expect(over.body.success).toBe(false);
   expect(over.body.error).toMatch(/rate limit/i);
@@ -89,14 +94,18 @@ test('when a starter key exceeds 60 requests a minute, then 429 with Retry-After
   expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
   // another key has its own budget
   const other = await t.createKey('starter');
-  expect((await t.get('/api/v1/nba/odds/sportsbooks', other.key)).status).toBe(200);
+  expect((await sportsbooks(other.key)).status).toBe(200);
 });
 
-test('when the OpenAPI document is fetched without a key, then it is served', async () => {
+test('when the OpenAPI and AsyncAPI documents are fetched without a key, then they are served', async () => {
   const res = await t.get('/api/v1/openapi.json');
   expect(res.status).toBe(200);
   expect(res.body.openapi).toBe('3.1.0');
   expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/v1/nba/odds/games', '/api/v1/nba/odds/games/{game_id}']));
+  const live = await t.get('/api/v1/asyncapi.json');
+  expect(live.status).toBe(200);
+  expect(live.body.asyncapi).toBe('3.0.0');
+  expect(live.body.channels.liveOdds.address).toBe('/live-odds');
 });
 
 test('when a route is unknown anywhere, then a JSON 404 envelope', async () => {

@@ -3,6 +3,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { countAgedQuotes } from '../../src/db/listing-repository';
 import { ingestDocuments } from '../../src/ingest/ingest';
+import { answer, apiClient } from '../support/api-client';
 import { startTestApp, type TestApp } from '../support/app';
 import { countingDatabase } from '../support/counting-database';
 import { openTestDatabase } from '../support/database';
@@ -22,27 +23,30 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/** GET /games/:game_id without markets, through the typed client. */
+const game = (gameId: number) => answer(apiClient(t.baseUrl, key).GET('/api/v1/nba/odds/games/{game_id}', { params: { path: { game_id: gameId }, query: { include_markets: false } } }));
+
 test('when a route is read, data is ingested and the route is read again, then the second read shows the new data', async () => {
   const gameId = FIRST.games[0].id;
-  const before = await t.get(`/api/v1/nba/odds/games/${gameId}?include_markets=false`, key);
+  const before = await game(gameId);
   expect(before.status).toBe(200);
-  expect((await t.get(`/api/v1/nba/odds/games/${gameId}?include_markets=false`, key)).body).toEqual(before.body);
+  expect((await game(gameId)).body).toEqual(before.body);
 
   const moved = structuredClone(FIRST);
   moved.games[0].num_bets = (moved.games[0].num_bets ?? 0) + 1234;
   moved.games[0].status_display = 'moved by test';
   await ingestDocuments([doc(moved, '2026-01-08T12:05:00Z')], { db: t.db, bus: t.bus });
 
-  const after = await t.get(`/api/v1/nba/odds/games/${gameId}?include_markets=false`, key);
+  const after = await game(gameId);
   expect(after.body.data.num_bets).toBe(moved.games[0].num_bets);
   expect(after.body.data.status_display).toBe('moved by test');
 });
 
 test('when two plans read a gated route, then each gets its own answer (the plan is part of the cache key)', async () => {
   const starter = (await t.createKey('starter')).key;
-  const pro = await t.get('/api/v1/nba/odds/live/movement', key);
+  const pro = await answer(apiClient(t.baseUrl, key).GET('/api/v1/nba/odds/live/movement'));
   expect(pro.status).toBe(200);
-  const denied = await t.get('/api/v1/nba/odds/live/movement', starter);
+  const denied = await answer(apiClient(t.baseUrl, starter).GET('/api/v1/nba/odds/live/movement'));
   expect(denied.status).toBe(403);
   expect(denied.body.success).toBe(false);
 });
@@ -73,8 +77,8 @@ describe('prices and HTTP caching', () => {
     expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(res.headers.get('cache-control')).toBe('private, max-age=5');
     expect(res.headers.get('vary')).toBe('Authorization, Accept-Encoding');
-    expect((await t.get('/api/v1/nba/odds/sportsbooks', key)).headers.get('cache-control')).toBe('private, max-age=3600');
-    expect((await t.get('/api/v1/nba/odds/live', key)).headers.get('cache-control')).toBe('private, max-age=1');
+    expect((await answer(apiClient(t.baseUrl, key).GET('/api/v1/nba/odds/sportsbooks'))).headers.get('cache-control')).toBe('private, max-age=3600');
+    expect((await answer(apiClient(t.baseUrl, key).GET('/api/v1/nba/odds/live'))).headers.get('cache-control')).toBe('private, max-age=1');
   });
 
   test('when If-None-Match carries the current ETag (alone, weak, or in a list), then the answer is 304 without a body, rate-limit headers kept', async () => {

@@ -1,20 +1,32 @@
+import { answer, apiClient, type ApiClient, type paths } from '../support/api-client';
 import { startTestApp, type TestApp } from '../support/app';
 
 // Games, boxscores and per-game markets through HTTP (spec 2.1-2.4, 4.1-4.4), on the real
-// 2026-01-24 scoreboard sample: 7 games (2 closed, 1 postponed, 2 in progress, 2 scheduled).
+// 2026-01-24 scoreboard sample: 7 games (2 closed, 1 postponed, 2 in progress, 2 scheduled). Calls go
+// through the typed client generated from the OpenAPI document; inputs it would not let through
+// (bad values, unknown parameters, 0/1 booleans) go raw with `get`.
 
 const BASE = '/api/v1/nba/odds';
 const DAY = '2026-01-24';
 let t: TestApp;
 let key: string;
+let api: ApiClient;
 
 beforeAll(async () => {
   t = await startTestApp({ feeds: ['test/fixtures/feeds/nba-2026-01-24-mixed-status.json'] });
   key = (await t.createKey('pro')).key;
+  api = apiClient(t.baseUrl, key);
 });
 afterAll(() => t.close());
 
 const get = (path: string) => t.get(BASE + path, key);
+type Query<P extends keyof paths> = NonNullable<paths[P]['get']['parameters']['query']>;
+type GamesQuery = Query<'/api/v1/nba/odds/games'>;
+type GameQuery = Query<'/api/v1/nba/odds/games/{game_id}'>;
+type MarketsQuery = Query<'/api/v1/nba/odds/games/{game_id}/markets'>;
+const listGames = (query: GamesQuery = {}) => answer(api.GET('/api/v1/nba/odds/games', { params: { query } }));
+const game = (game_id: number, query: GameQuery = {}) => answer(api.GET('/api/v1/nba/odds/games/{game_id}', { params: { path: { game_id }, query } }));
+const markets = (game_id: number, query: MarketsQuery = {}) => answer(api.GET('/api/v1/nba/odds/games/{game_id}/markets', { params: { path: { game_id }, query } }));
 
 const GAME_FIELDS = [
   'game_id', 'league_id', 'core_id', 'status', 'real_status', 'status_display', 'start_time', 'away_team_id', 'home_team_id',
@@ -27,7 +39,7 @@ const OUTCOME_FIELDS = ['outcome_id', 'book_id', 'market_type', 'side', 'team_id
 
 describe('GET /games', () => {
   test('when listing a day, then every game has every spec field, ordered by start_time then game_id', async () => {
-    const res = await get(`/games?date=${DAY}`);
+    const res = await listGames({ date: DAY });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, count: 7, pagination: { limit: 100, offset: 0, total: 7, has_more: false } });
     const games = res.body.data as any[];
@@ -45,7 +57,7 @@ describe('GET /games', () => {
   });
 
   test('when a game has prices, then its market has best odds from a real book and consensus from probabilities', async () => {
-    const res = await get(`/games?date=${DAY}&game_id=264317`);
+    const res = await listGames({ date: DAY, game_id: [264317] });
     const spread = res.body.data[0].markets.spread;
     expect(Object.keys(spread).sort()).toEqual(['available_count', 'best_odds', 'consensus', 'count', 'market_type', 'outcomes'].sort());
     expect(spread.market_type).toBe('spread');
@@ -66,8 +78,7 @@ describe('GET /games', () => {
   });
 
   test('when include_markets and include_boxscore are false (or 0), then those objects are omitted', async () => {
-    for (const [m, b] of [['false', 'false'], ['0', '0']]) {
-      const res = await get(`/games?date=${DAY}&include_markets=${m}&include_boxscore=${b}`);
+    for (const res of [await listGames({ date: DAY, include_markets: false, include_boxscore: false }), await get(`/games?date=${DAY}&include_markets=0&include_boxscore=0`)]) {
       expect(res.status).toBe(200);
       for (const g of res.body.data) {
         expect(g).not.toHaveProperty('markets');
@@ -80,27 +91,27 @@ describe('GET /games', () => {
   test('when paging, then total counts all matches, has_more is right and pages never overlap', async () => {
     const seen: number[] = [];
     for (let offset = 0; offset < 7; offset += 3) {
-      const res = await get(`/games?date=${DAY}&limit=3&offset=${offset}&include_markets=false`);
+      const res = await listGames({ date: DAY, limit: 3, offset, include_markets: false });
       expect(res.body.pagination).toEqual({ limit: 3, offset, total: 7, has_more: offset + 3 < 7 });
       expect(res.body.count).toBe(res.body.data.length);
       seen.push(...res.body.data.map((g: any) => g.game_id));
     }
-    const all = (await get(`/games?date=${DAY}&include_markets=false`)).body.data.map((g: any) => g.game_id);
+    const all = (await listGames({ date: DAY, include_markets: false })).body.data.map((g: any) => g.game_id);
     expect(seen).toEqual(all);
-    const beyond = await get(`/games?date=${DAY}&offset=50`);
+    const beyond = await listGames({ date: DAY, offset: 50 });
     expect(beyond.body).toMatchObject({ data: [], count: 0, pagination: { total: 7, has_more: false } });
   });
 
   test('when filtering by ids comma-separated and repeated, then both forms combine', async () => {
     const res = await get('/games?game_id=264314,264312&game_id=264318&include_markets=false');
     expect(res.body.data.map((g: any) => g.game_id).sort()).toEqual([264312, 264314, 264318]);
-    const byTeam = await get(`/games?team_id=157&include_markets=false`);
+    const byTeam = await listGames({ team_id: [157], include_markets: false });
     expect(byTeam.body.data.every((g: any) => g.home_team_id === 157 || g.away_team_id === 157)).toBe(true);
     expect(byTeam.body.count).toBeGreaterThan(0);
   });
 
   test('when filtering by status word, then scheduled/live/finished select their stored statuses', async () => {
-    const statuses = async (s: string) => (await get(`/games?status=${s}&include_markets=false`)).body.data.map((g: any) => g.status);
+    const statuses = async (s: GamesQuery['status']) => (await listGames({ status: s, include_markets: false })).body.data.map((g: any) => g.status);
     expect(await statuses('scheduled')).toEqual(['scheduled', 'scheduled']);
     expect(await statuses('live')).toEqual(['in_progress', 'in_progress']);
     expect((await statuses('finished')).length).toBe(2);
@@ -109,11 +120,11 @@ describe('GET /games', () => {
 
   test('when the date is a league-local day, then games after midnight UTC still belong to it', async () => {
     // 264318 starts 2026-01-25T02:30Z, i.e. 21:30 in New York on the 24th
-    const res = await get(`/games?date=${DAY}&game_id=264318&include_markets=false`);
+    const res = await listGames({ date: DAY, game_id: [264318], include_markets: false });
     expect(res.body.count).toBe(1);
-    const next = await get('/games?date=2026-01-25&game_id=264318&include_markets=false');
+    const next = await listGames({ date: '2026-01-25', game_id: [264318], include_markets: false });
     expect(next.body.count).toBe(0);
-    const range = await get('/games?start_date=2026-01-23&end_date=2026-01-24&include_markets=false');
+    const range = await listGames({ start_date: '2026-01-23', end_date: '2026-01-24', include_markets: false });
     expect(range.body.pagination.total).toBe(7);
   });
 
@@ -153,8 +164,8 @@ describe('GET /games', () => {
 
 describe('GET /games/:game_id', () => {
   test('when the game exists, then data is the same game object as in the list', async () => {
-    const one = await get('/games/264315');
-    const list = await get('/games?game_id=264315');
+    const one = await game(264315);
+    const list = await listGames({ game_id: [264315] });
     expect(one.status).toBe(200);
     expect(one.body).toEqual({ success: true, data: list.body.data[0] });
   });
@@ -166,10 +177,10 @@ describe('GET /games/:game_id', () => {
   });
 
   test('when the game is unknown, not on the given date, or the id is not a number, then 404 / 400', async () => {
-    expect((await get('/games/1')).status).toBe(404);
-    expect((await get('/games/1')).body).toEqual({ success: false, error: 'game not found' });
-    expect((await get('/games/264315?date=2026-01-20')).status).toBe(404);
-    expect((await get('/games/264315?date=2026-01-24')).status).toBe(200);
+    expect((await game(1)).status).toBe(404);
+    expect((await game(1)).body).toEqual({ success: false, error: 'game not found' });
+    expect((await game(264315, { date: '2026-01-20' })).status).toBe(404);
+    expect((await game(264315, { date: '2026-01-24' })).status).toBe(200);
     expect((await get('/games/abc')).status).toBe(400);
     expect((await get('/games/99999999999999999999')).status).toBe(400);
   });
@@ -177,7 +188,7 @@ describe('GET /games/:game_id', () => {
 
 describe('GET /games/:game_id/boxscore', () => {
   test('when the game is in progress, then its live boxscore is served', async () => {
-    const res = await get('/games/264315/boxscore');
+    const res = await answer(api.GET('/api/v1/nba/odds/games/{game_id}/boxscore', { params: { path: { game_id: 264315 } } }));
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.data).sort()).toEqual(['boxscore', 'game_id', 'status']);
     expect(res.body.data.status).toBe('in_progress');
@@ -186,7 +197,7 @@ describe('GET /games/:game_id/boxscore', () => {
   });
 
   test('when the game is unknown, then 404 game not found', async () => {
-    const res = await get('/games/42/boxscore');
+    const res = await answer(api.GET('/api/v1/nba/odds/games/{game_id}/boxscore', { params: { path: { game_id: 42 } } }));
     expect(res.status).toBe(404);
     expect(res.body.error).toMatch(/game not found/);
   });
@@ -194,7 +205,7 @@ describe('GET /games/:game_id/boxscore', () => {
 
 describe('GET /games/:game_id/markets', () => {
   test('when no filter, then the three markets carry only market_type, count and outcomes', async () => {
-    const res = await get('/games/264317/markets');
+    const res = await markets(264317);
     expect(res.status).toBe(200);
     expect(res.body.data.game_id).toBe(264317);
     expect(Object.keys(res.body.data.markets).sort()).toEqual(['moneyline', 'spread', 'total']);
@@ -205,14 +216,14 @@ describe('GET /games/:game_id/markets', () => {
   });
 
   test('when filtered by market_type, book_id and period, then only those are served', async () => {
-    const res = await get('/games/264317/markets?market_type=spread&market_type=total&book_id=68');
+    const res = await markets(264317, { market_type: ['spread', 'total'], book_id: [68] });
     expect(Object.keys(res.body.data.markets).sort()).toEqual(['spread', 'total']);
     const outcomes = [...res.body.data.markets.spread.outcomes, ...res.body.data.markets.total.outcomes];
     expect(outcomes.length).toBeGreaterThan(0);
     expect(outcomes.every((o: any) => o.book_id === 68)).toBe(true);
-    const full = await get('/games/264317/markets?market_type=moneyline&period=full');
+    const full = await markets(264317, { market_type: ['moneyline'], period: 'full' });
     expect(full.body.data.markets.moneyline.outcomes.every((o: any) => o.period === 'full_game')).toBe(true);
-    const half = await get('/games/264317/markets?period=first_half');
+    const half = await markets(264317, { period: 'first_half' });
     expect(half.status).toBe(200);
     for (const m of Object.values(half.body.data.markets) as any[]) expect(m.outcomes.every((o: any) => o.period === 'first_half')).toBe(true);
   });
@@ -221,7 +232,7 @@ describe('GET /games/:game_id/markets', () => {
     expect((await get('/games/264317/markets?market_type=props')).body.error).toContain('market_type');
     expect((await get('/games/264317/markets?period=third_half')).body.error).toContain('period');
     expect((await get('/games/264317/markets?book_id=x')).status).toBe(400);
-    expect((await get('/games/7/markets')).status).toBe(404);
+    expect((await markets(7)).status).toBe(404);
   });
 });
 

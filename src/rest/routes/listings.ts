@@ -25,6 +25,8 @@ function listing(marketType: (typeof ENUM_VOCABULARY.MarketType)[number], summar
   return {
     path: `/markets/${marketType}`,
     summary,
+    // One operation, three routes: each needs its own name in the OpenAPI document (and in generated clients).
+    operationId: `${marketType[0]!.toUpperCase()}${marketType.slice(1)}Listing`,
     description:
       'One entry per available price of a real sportsbook (aggregates Consensus and Open are left out), pregame and live alike (is_live). ' +
       'ev.true_probability comes from the sharp book at the same point, else the consensus of the books at that point, else the nearest ' +
@@ -34,6 +36,9 @@ function listing(marketType: (typeof ENUM_VOCABULARY.MarketType)[number], summar
     variables: (p) => ({ ...p, market_type: marketType }),
     envelope: list('market_listing'),
     tags: ['markets'],
+    // Spec 4.7: totals have no team_id filter. Ignoring it like an unknown parameter would answer every
+    // team's totals to a client that believes it filtered; a 400 tells it at once.
+    ...(marketType === 'total' && { refuses: { team_id: 'not accepted by /markets/total (an over/under belongs to no team); filter by game_id' } }),
   };
 }
 

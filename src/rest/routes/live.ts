@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { list, page } from '../envelope';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
-import { date, id, ids, instant, integer, oneOf, someOf, withDefault } from '../params';
+import { date, id, ids, instant, integer, oneOf, required, someOf, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_ALIASES } from './periods';
 import { liveOddsVariables } from '../../graphql/operations';
 
 // Live odds, line movement and historical odds (spec 4.8-4.10). The resolvers (src/graphql/resolvers/
 // Live*.ts) check the plans and the arguments; this table only names parameters and envelopes.
+
+/** What a missing start_date or end_date is told (the resolver's words, src/graphql/resolvers/LiveHistorical.ts). */
+const DAY_HINT = 'a day written YYYY-MM-DD';
 
 export const liveRoutes = defineRoutes([
   {
@@ -54,8 +57,8 @@ export const liveRoutes = defineRoutes([
       'start_date and end_date (league-local days) are required, end_date not before start_date, at most 31 days apart. ' +
       'Without `at`, each snapshot is the closing line (last pregame prices seen before the start); with `at` (ISO 8601), the prices as they stood then.',
     params: z.object({
-      start_date: date('First league-local day of the games, inclusive (required)'),
-      end_date: date('Last league-local day of the games, inclusive (required, at most 31 days after start_date)'),
+      start_date: required(date('First league-local day of the games, inclusive'), DAY_HINT),
+      end_date: required(date('Last league-local day of the games, inclusive; at most 31 days from start_date to end_date, both included'), DAY_HINT),
       game_id: ids('Only these games'),
       market_type: someOf('Only these market types', ENUM_VOCABULARY.MarketType),
       book_id: ids('Only these sportsbooks'),

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// Writes src/rest/examples/responses.json: one real answer of every REST route and of every error
+// status, for the examples of the OpenAPI document (src/rest/openapi.ts). The service runs from
+// dist/ (npm run build first; `npm run generate:api-examples` does both) on an in-memory database
+// holding the recorded feed series test/fixtures/feeds/nba-2026-01-24.jsonl.gz up to 22:17 UTC on
+// 24 January 2026, with the clock set just after: games finished, one being played, one postponed,
+// the rest to come with a day of line movement. Lists are cut to a few records by the requests'
+// own filters, so every example is a body the service really sends.
+//
+// A new route needs a line in REQUESTS below (rest-openapi.test.ts fails until it has an example).
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const dist = (p) => require(path.join(root, 'dist', p));
+const OUT = path.join(root, 'src', 'rest', 'examples', 'responses.json');
+const SERIES = path.join(root, 'test', 'fixtures', 'feeds', 'nba-2026-01-24.jsonl.gz');
+const CUTOFF = new Date('2026-01-24T22:17:00Z');
+const NOW = new Date('2026-01-24T22:20:00Z');
+const DAY = '2026-01-24';
+const PREFIX = '/api/v1/nba/odds';
+
+async function main() {
+  const { openDatabase, MEMORY } = dist('db/client');
+  const { seedReferenceData } = dist('ingest/seed');
+  const { readSources } = dist('ingest/sources');
+  const { ingestDocuments } = dist('ingest/ingest');
+  const { createKey } = dist('db/account-store');
+  const { loadConfig } = dist('config');
+  const { createLocalBus } = dist('events/bus');
+  const { createLogger } = dist('logger');
+  const { createApp } = dist('app');
+  const { ERRORS } = dist('errors');
+
+  const db = await openDatabase({ dataDir: MEMORY });
+  await seedReferenceData(db.prisma);
+  async function* upToCutoff() {
+    for await (const document of readSources(SERIES)) if (document.fetchedAt && document.fetchedAt <= CUTOFF) yield document;
+  }
+  await ingestDocuments(upToCutoff(), { db });
+  // A starter plan of 2 requests a minute: its third request shows the 429.
+  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_KEY: 'examples-admin-key-0123456789', DATA_DIR: MEMORY, REST_CACHE_MS: '0', RATE_LIMIT_STARTER: '2' });
+  const bus = createLocalBus();
+  const app = createApp({ config, db, bus, logger: createLogger(config), now: () => NOW });
+  await new Promise((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${app.httpServer.address().port}`;
+  const elite = (await createKey(db.prisma, { plan: 'elite', expiresAt: null })).key;
+  const starter = (await createKey(db.prisma, { plan: 'starter', expiresAt: null })).key;
+  const get = async (url, key) => {
+    const res = await fetch(base + PREFIX + url, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+    return { status: res.status, body: await res.json() };
+  };
+
+  try {
+    const games = (await get(`/games?date=${DAY}&include_markets=false&include_boxscore=false`, elite)).body.data;
+    const live = games.find((g) => g.status === 'in_progress' || g.status === 'live');
+    const finished = games.find((g) => g.status === 'closed' || g.status === 'finished');
+    const scheduled = games.find((g) => g.status === 'scheduled');
+    if (!live || !finished || !scheduled) throw new Error('the fixture no longer has a live, a finished and a scheduled game at the cutoff');
+    const book = 68; // DraftKings: a real sportsbook (not an aggregate) that prices every game of the day
+
+    /** operationId -> request (relative to /api/v1/nba/odds). */
+    const REQUESTS = {
+      Games: `/games?date=${DAY}&game_id=${finished.game_id}&include_markets=false`,
+      Game: `/games/${live.game_id}?include_boxscore=true&include_markets=false`,
+      GameBoxscore: `/games/${live.game_id}/boxscore`,
+      GameMarkets: `/games/${scheduled.game_id}/markets?book_id=${book}`,
+      Teams: '/teams?team_id=158,160',
+      Leagues: '/leagues',
+      Sportsbooks: '/sportsbooks',
+      Consensus: `/consensus?date=${DAY}&game_id=${scheduled.game_id}`,
+      BettingInfo: `/betting-info?date=${DAY}&game_id=${scheduled.game_id}&market_type=moneyline&book_id=${book}`,
+      MoneylineListing: `/markets/moneyline?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}`,
+      SpreadListing: `/markets/spread?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}`,
+      TotalListing: `/markets/total?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}&side=over`,
+      LiveOdds: `/live?game_id=${live.game_id}&market_type=moneyline&book_id=${book}`,
+      LiveMovement: `/live/movement?game_id=${live.game_id}&market_type=spread&book_id=${book}&period=full_game`,
+      HistoricalOdds: `/historical?start_date=${DAY}&end_date=${DAY}&game_id=${finished.game_id}&market_type=total&book_id=${book}`,
+    };
+    const operations = {};
+    for (const [operationId, url] of Object.entries(REQUESTS)) {
+      const res = await get(url, elite);
+      if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
+      operations[operationId] = { request: `GET ${PREFIX}${url}`, body: res.body };
+    }
+
+    const errors = {};
+    const record = async (status, url, key) => {
+      const res = await get(url, key);
+      if (res.status !== status) throw new Error(`${url}: expected ${status}, got ${res.status}`);
+      errors[status] = { request: `GET ${PREFIX}${url}`, body: res.body };
+    };
+    await record(400, '/games?limit=5000', elite);
+    await record(401, '/games');
+    await record(403, `/historical?start_date=${DAY}&end_date=${DAY}`, starter);
+    await record(404, '/games/1', elite);
+    await get('/sportsbooks', starter); // the starter's second request of the minute
+    await record(429, '/sportsbooks', starter); // and its third: refused
+    // 500 and 503 cannot be provoked on a healthy service: their bodies are the router's own
+    // (src/rest/router.ts) with the catalogue's messages.
+    errors[500] = { request: 'GET (any route) when an unexpected error occurs', body: { success: false, error: `${ERRORS.INTERNAL.message} (request id 0f9b7c4e-6a51-4c1e-9d0a-2b8f3e7d5a16)` } };
+    errors[503] = { request: 'GET (any route) while the database is not reachable', body: { success: false, error: ERRORS.UNAVAILABLE.message } };
+
+    fs.mkdirSync(path.dirname(OUT), { recursive: true });
+    fs.writeFileSync(OUT, JSON.stringify({ operations, errors }, null, 2) + '\n');
+    console.log(`wrote ${path.relative(root, OUT)}: ${Object.keys(operations).length} routes, ${Object.keys(errors).length} error statuses`);
+  } finally {
+    await app.close();
+    app.httpServer.closeAllConnections();
+    await new Promise((resolve) => app.httpServer.close(resolve));
+    await bus.close();
+    await db.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
