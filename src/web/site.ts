@@ -3,7 +3,7 @@ import path from 'node:path';
 import express, { type Response, type Router } from 'express';
 import { DOCS_DIR, listGuides, renderGuide } from './guides';
 import { apiReferencePage, asyncApiPage, boardPage, docsHomePage, graphqlPage, guidePage } from './pages';
-import { vendorFilePath } from './vendor';
+import { rewrittenVendorFile, vendorFilePath } from './vendor';
 
 /** Our own scripts and styles (plain browser files, served as they are). */
 const ASSETS_DIR = [path.join(__dirname, 'assets'), path.resolve(__dirname, '..', '..', 'src', 'web', 'assets')].find((d) => existsSync(d)) ?? path.join(__dirname, 'assets');
@@ -47,6 +47,8 @@ export function createWebSite(options: WebSiteOptions): Router {
   const router = express.Router();
 
   router.get('/', (_req, res) => sendPage(res, boardPage(options.today())));
+  // Browsers ask for it on every page; no icon, and no 404 in their consoles.
+  router.get('/favicon.ico', (_req, res) => void res.status(204).end());
   router.get('/docs', (_req, res) => sendPage(res, docsHomePage(renderGuide('README', docsDir)?.html, listGuides(docsDir))));
   router.get('/docs/api', (_req, res) => sendPage(res, apiReferencePage()));
   router.get('/docs/graphql', (_req, res) => sendPage(res, graphqlPage()));
@@ -61,6 +63,8 @@ export function createWebSite(options: WebSiteOptions): Router {
     const file = vendorFilePath(req.params.file);
     if (!file) return next();
     // Package files change only with an install: let browsers keep them for a day.
+    const text = rewrittenVendorFile(req.params.file);
+    if (text !== undefined) return void res.type(path.extname(file)).set('Cache-Control', 'public, max-age=86400').send(text);
     res.sendFile(file, { maxAge: '1d', dotfiles: 'deny' });
   });
   router.get('/assets/:file', (req, res, next) => {

@@ -9,6 +9,9 @@ import { capture, type GameSpec } from './live-helpers';
 // highlights and a chart; a change ingested afterwards reaches the page through /live-odds.
 
 const run = browserAvailable() ? describe : describe.skip;
+// A browser on a busy 2-core machine parses multi-megabyte bundles slowly: generous waits, nothing timed.
+const WAIT_MS = 90_000;
+jest.setTimeout(WAIT_MS);
 
 // Tip-off at this minute: the game is in progress and belongs to today's league day whatever the hour.
 const start = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
@@ -41,6 +44,7 @@ run('live odds board in Chromium', () => {
     await ingest(game([-145, 120]));
     browser = await launchBrowser();
     page = await browser.newPage();
+    page.setDefaultTimeout(WAIT_MS);
     const own = new URL(t.baseUrl).host;
     page.on('request', (r) => {
       const url = new URL(r.url());
@@ -84,7 +88,7 @@ run('live odds board in Chromium', () => {
   test('when a change is ingested after the live snapshot, then the pushed price appears on the page', async () => {
     await page.locator('#status.ok').waitFor(); // the /live-odds snapshot arrived
     await ingest(game([-190, 175]));
-    await page.waitForFunction(() => document.querySelector('#game-7101 td.best[data-market="moneyline"][data-side="away"] .price')?.textContent === '+175');
+    await cell('moneyline', 'away').locator('.price', { hasText: '+175' }).waitFor();
     await expect(cell('moneyline', 'away').locator('.book').textContent()).resolves.toContain('FanDuel');
     await expect(page.locator('#status').textContent()).resolves.toMatch(/last change .*seq \d+/);
   });
