@@ -9,9 +9,9 @@ interface VendorFile {
 }
 
 /**
- * The browser bundles the pages load, each a file shipped inside an npm package (installed with the
- * service, so nothing is fetched from the web at run time). The URL name is ours; the file is the
- * package's prebuilt browser build.
+ * The browser bundles the pages load, each a file shipped inside an npm package (a devDependency,
+ * copied into dist/ by the build), so nothing is fetched from the web at run time. The URL name is
+ * ours; the file is the package's prebuilt browser build.
  */
 export const VENDOR_FILES: Readonly<Record<string, VendorFile>> = {
   // Its @font-face rules load the theme's fonts from the vendor's own host whatever the options say
@@ -30,14 +30,20 @@ export const VENDOR_FILES: Readonly<Record<string, VendorFile>> = {
   'socket.io.js': { pkg: 'socket.io-client', file: 'dist/socket.io.min.js' },
 };
 
+/** Where the build copies the vendor files (scripts/build-web.js), beside the compiled code. */
+const BUILT_VENDOR_DIR = path.join(__dirname, 'vendor');
+
 /**
- * The absolute path of a vendor file, found in the node_modules folders Node would search from here
- * (a package's `exports` map may hide its browser builds from require.resolve, so the folder is
- * located and the file joined to it). Undefined when the name is unknown or the package is missing.
+ * The absolute path of a vendor file: the build's copy (dist/web/vendor/, all a production install
+ * has), else the file in the node_modules folders Node would search from here (a package's `exports`
+ * map may hide its browser builds from require.resolve, so the folder is located and the file joined
+ * to it). Undefined when the name is unknown or the file is nowhere.
  */
-export function vendorFilePath(name: string): string | undefined {
+export function vendorFilePath(name: string, options: { packagesOnly?: boolean } = {}): string | undefined {
   const entry = vendorFile(name);
   if (!entry) return undefined;
+  const built = path.join(BUILT_VENDOR_DIR, name);
+  if (!options.packagesOnly && existsSync(built)) return built;
   for (const dir of require.resolve.paths(entry.pkg) ?? []) {
     const candidate = path.join(dir, entry.pkg, entry.file);
     if (existsSync(candidate)) return candidate;

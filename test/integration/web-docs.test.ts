@@ -56,7 +56,7 @@ describe('docs site over HTTP', () => {
     }
   });
 
-  test('when the guides index is read, then it links every guide of docs/ and renders Markdown', async () => {
+  test('when a guide is read, then its Markdown is rendered as HTML', async () => {
     const html = await (await fetch(`${t.baseUrl}/docs/guides/live-protocol`)).text();
     expect(html).toMatch(/<h1[^>]*>Live protocol/);
     expect(html).toContain('<table>');
