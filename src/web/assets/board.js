@@ -208,6 +208,11 @@
       points.forEach(function (p) { if (p.book === book) row[xs.indexOf(p.t)] = p.v; });
       return row;
     });
+    // One instant alone would stretch the time axis over years: frame it with empty quarter hours.
+    if (xs.length === 1) {
+      xs = [xs[0] - 900, xs[0], xs[0] + 900];
+      ys = ys.map(function (row) { return [null, row[0], null]; });
+    }
     return { books: books, data: [xs].concat(ys) };
   }
 
@@ -229,7 +234,13 @@
       }),
     );
     card.plot = new uPlot(
-      { width: Math.max(280, card.chartEl.clientWidth || 420), height: 180, series: series, axes: [{}, { label: UNITS[card.chartType] }], legend: { live: false } },
+      {
+        width: Math.max(280, card.chartEl.clientWidth || 420),
+        height: 180,
+        series: series,
+        axes: [{}, { label: UNITS[card.chartType] }],
+        legend: { live: false },
+      },
       built.data,
       card.chartEl,
     );
@@ -424,7 +435,8 @@
       if (s !== state) return;
       if (!payload.success) return setStatus('Live updates stopped: ' + payload.error, 'error');
       applySnapshot(payload);
-      setStatus('Live · ' + Object.keys(state.games).length + ' games · snapshot ' + (payload.updated_at ? new Date(payload.updated_at).toLocaleTimeString() : '') + ' (seq ' + payload.seq + ')', 'ok');
+      var asOf = payload.updated_at ? ', prices as of ' + new Date(payload.updated_at).toLocaleTimeString() : '';
+      setStatus('Live · ' + Object.keys(state.games).length + ' games · ' + (payload.data || []).length + ' in play' + asOf + ' (seq ' + payload.seq + ')', 'ok');
     });
     socket.on('odds_change', function (delta) {
       if (s !== state || delta.stream !== s.stream) return;
