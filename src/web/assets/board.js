@@ -57,21 +57,16 @@
 
   /**
    * The sportsbooks with whether each is an aggregate (Consensus, Open: never a place to bet, so never
-   * a best price). REST /sportsbooks carries names only; GraphQL says is_aggregate. The field is asked
-   * under both spellings the schema has used (snake_case, then camelCase), the first that validates wins.
+   * a best price). REST /sportsbooks carries names only, so this one read goes through GraphQL.
    */
   function loadBooks(key) {
-    function attempt(fields) {
-      if (!fields.length) return api('/sportsbooks', key).then(function (body) { return body.data; });
-      var query = '{ sportsbooks { id name aggregate: ' + fields[0] + ' } }';
-      return fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', Authorization: 'Bearer ' + key }, body: JSON.stringify({ query: query }) })
-        .then(function (res) { return res.json(); })
-        .then(function (body) {
-          if (body.data && body.data.sportsbooks) return body.data.sportsbooks.map(function (b) { return { id: b.id, name: b.name, is_aggregate: b.aggregate }; });
-          return attempt(fields.slice(1));
-        });
-    }
-    return attempt(['is_aggregate', 'isAggregate']);
+    var query = '{ sportsbooks { id name isAggregate } }';
+    return fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', Authorization: 'Bearer ' + key }, body: JSON.stringify({ query: query }) })
+      .then(function (res) { return res.json(); })
+      .then(function (body) {
+        if (!body.data || !body.data.sportsbooks) throw new Error((body.errors && body.errors[0] && body.errors[0].message) || 'could not read the sportsbooks');
+        return body.data.sportsbooks.map(function (b) { return { id: b.id, name: b.name, is_aggregate: b.isAggregate }; });
+      });
   }
 
   function american(price) {
