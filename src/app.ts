@@ -112,6 +112,12 @@ export function createApp(deps: AppDeps): App {
     onError: (err) => deps.logger.warn({ err }, 'live key check failed'),
   });
   const stopKeyEvents = deps.bus.subscribe('keys', (change) => void authenticator.keyChanged(change));
+  // Ingest figures as this process hears of each commit (from itself, another process or the CLI).
+  const stopIngestMetrics = deps.bus.subscribe('odds', (event) => {
+    if (event.missed) return;
+    metrics.ingestLag.observe(Math.max(0, (Date.now() - Date.parse(event.at)) / 1000));
+    metrics.quotesChanged.inc(event.markets.length);
+  });
   // Admin mutations: drop the key here before answering, then tell the other processes.
   const keyChanged = async (change: KeyChange) => {
     await authenticator.keyChanged(change);
@@ -376,12 +382,15 @@ export function createApp(deps: AppDeps): App {
   const connections = createConnectionLimiter(deps.config.liveConnections, (open) => metrics.liveConnections.set(open));
   const live = { httpServer, schema, db: deps.db, feed, keyLookup: authenticator.lookup, keyWatch: authenticator.keyWatch, connections, timeZone: deps.config.leagueTimeZone, now };
   const graphqlWs = attachGraphQLWs(live);
-  const socketIo = attachSocketIo({ ...live, ...(corsOptions && { cors: corsOptions }), onError: (err) => deps.logger.error({ err }, 'live push failed') });
+  const socketIo = attachSocketIo({ ...live, ...(corsOptions && { cors: corsOptions }),
+    onPush: (seenAt) => metrics.pushLatency.observe({ transport: 'socket.io' }, Math.max(0, (Date.now() - seenAt.getTime()) / 1000)),
+    onError: (err) => deps.logger.error({ err }, 'live push failed') });
   return {
     httpServer,
     metrics,
     async close() {
       stopKeyEvents();
+      stopIngestMetrics();
       stopWarming();
       clearTimeout(warmTimer);
       dataVersion.close();

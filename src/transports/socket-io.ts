@@ -75,6 +75,8 @@ type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServer
 
 export interface SocketIoDeps extends LiveTransportDeps {
   onError?: (error: unknown) => void;
+  /** Called as a delta leaves for its clients, with when its document was fetched (push latency). */
+  onPush?: (seenAt: Date) => void;
   /** CORS for the long-polling transport (CORS_ORIGINS); absent: no CORS headers. */
   cors?: CorsOptions;
 }
@@ -228,6 +230,7 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
         group.cached = null;
         // Small and sent often: compressing would cost more than it saves.
         nsp.to(group.changes).compress(false).emit('odds_change', change);
+        deps.onPush?.(new Date(change.at));
       }
     })().catch((error) => {
       deps.onError?.(error);
