@@ -4,6 +4,7 @@ import http from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
+import cors, { type CorsOptions } from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, Kind } from 'graphql';
@@ -113,6 +114,12 @@ export function createApp(deps: AppDeps): App {
     onError: (err) => deps.logger.warn({ err }, 'live key check failed'),
   });
   const stopKeyEvents = deps.bus.subscribe('keys', (change) => void authenticator.keyChanged(change));
+  // Ingest figures as this process hears of each commit (from itself, another process or the CLI).
+  const stopIngestMetrics = deps.bus.subscribe('odds', (event) => {
+    if (event.missed) return;
+    metrics.ingestLag.observe(Math.max(0, (Date.now() - Date.parse(event.at)) / 1000));
+    metrics.quotesChanged.inc(event.markets.length);
+  });
   // Admin mutations: drop the key here before answering, then tell the other processes.
   const keyChanged = async (change: KeyChange) => {
     await authenticator.keyChanged(change);
@@ -340,6 +347,19 @@ export function createApp(deps: AppDeps): App {
   // Malformed JSON, oversized bodies and anything unexpected: the same envelope, never an HTML page.
   app.use(handleErrors(sendRest));
 
+  // CORS, when CORS_ORIGINS lists origins: pages of those origins may call REST and /graphql from a
+  // browser (preflights answered here, 204); others get no Access-Control-Allow-Origin, so their
+  // browser refuses the answer. Socket.IO's long-polling gets the same list (its own option).
+  const corsOptions: CorsOptions | undefined = deps.config.corsOrigins.length
+    ? {
+        origin: [...deps.config.corsOrigins],
+        allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-None-Match'],
+        exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag'],
+        maxAge: 600,
+      }
+    : undefined;
+  const corsHeaders = corsOptions && cors(corsOptions);
+
   // REST GETs are answered before Express (the hot path); everything else goes to the Express app.
   // Every request gets an id (the client's X-Request-Id when sane), echoed, logged, and known to every
   // step after (Apollo's formatError included); and counts in the request metrics by route pattern.
@@ -354,9 +374,12 @@ export function createApp(deps: AppDeps): App {
       metrics.httpRequests.inc({ method: req.method ?? 'GET', route, status: String(res.statusCode) });
     });
     httpLogger?.(req, res);
-    requestIds.run(id, () => {
-      if (!rest(req, res)) app(req, res);
-    });
+    const handle = () =>
+      requestIds.run(id, () => {
+        if (!rest(req, res)) app(req, res);
+      });
+    if (corsHeaders) corsHeaders(req as Request, res as Response, handle);
+    else handle();
   });
   // Requests Node's parser refuses (URL over 16 kB: 431, malformed: 400) get the error envelope too.
   httpServer.on('clientError', answerClientError);
@@ -369,12 +392,15 @@ export function createApp(deps: AppDeps): App {
   const connections = createConnectionLimiter(deps.config.liveConnections, (open) => metrics.liveConnections.set(open));
   const live = { httpServer, schema, db: deps.db, feed, keyLookup: authenticator.lookup, keyWatch: authenticator.keyWatch, connections, timeZone: deps.config.leagueTimeZone, now };
   const graphqlWs = attachGraphQLWs(live);
-  const socketIo = attachSocketIo({ ...live, onError: (err) => deps.logger.error({ err }, 'live push failed') });
+  const socketIo = attachSocketIo({ ...live, ...(corsOptions && { cors: corsOptions }),
+    onPush: (seenAt) => metrics.pushLatency.observe({ transport: 'socket.io' }, Math.max(0, (Date.now() - seenAt.getTime()) / 1000)),
+    onError: (err) => deps.logger.error({ err }, 'live push failed') });
   return {
     httpServer,
     metrics,
     async close() {
       stopKeyEvents();
+      stopIngestMetrics();
       stopWarming();
       clearTimeout(warmTimer);
       dataVersion.close();

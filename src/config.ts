@@ -33,6 +33,8 @@ export interface Config {
   readonly rateLimits: Readonly<Record<RateBucket, number>>;
   /** Open live connections per key and API process, by plan (LIVE_CONNECTIONS_*). */
   readonly liveConnections: Readonly<Record<Plan, number>>;
+  /** CORS_ORIGINS: web origins whose pages may call the API from a browser; empty: CORS off. */
+  readonly corsOrigins: readonly string[];
 }
 
 
@@ -53,6 +55,12 @@ const url = (protocols: string[]) =>
       return false;
     }
   }, `must be a URL (${protocols.join(' or ')})`);
+
+/** A comma-separated list of web origins (scheme://host[:port], nothing after), as browsers send them. */
+const origins = z
+  .string()
+  .transform((value) => value.split(',').map((o) => o.trim()).filter(Boolean))
+  .refine((list) => list.every((o) => /^https?:\/\/[^/?#\s]+$/.test(o) && URL.canParse(o)), 'must be origins such as https://app.example.com,http://localhost:5173 (scheme, host and port only)');
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -82,6 +90,7 @@ const schema = z.object({
   LIVE_CONNECTIONS_STARTER: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.starter),
   LIVE_CONNECTIONS_PRO: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.pro),
   LIVE_CONNECTIONS_ELITE: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.elite),
+  CORS_ORIGINS: origins.default([]),
 });
 
 export class ConfigError extends Error {}
@@ -121,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     restCacheMs: e.REST_CACHE_MS,
     debugErrors: e.DEBUG_ERRORS === 'true' || e.DEBUG_ERRORS === '1',
     liveConnections: Object.freeze({ starter: e.LIVE_CONNECTIONS_STARTER, pro: e.LIVE_CONNECTIONS_PRO, elite: e.LIVE_CONNECTIONS_ELITE }),
+    corsOrigins: Object.freeze([...e.CORS_ORIGINS]),
     rateLimits: Object.freeze({ starter: e.RATE_LIMIT_STARTER, pro: e.RATE_LIMIT_PRO, elite: e.RATE_LIMIT_ELITE, admin: e.RATE_LIMIT_ADMIN }),
   });
 }

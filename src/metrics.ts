@@ -11,7 +11,16 @@ export interface Metrics {
   cacheLookups: Counter<'outcome'>;
   /** Open live connections (Socket.IO and graphql-ws). */
   liveConnections: Gauge;
+  /** Seconds from a document's fetch to its committed changes reaching this process (the bus event). */
+  ingestLag: Histogram;
+  /** Quotes that moved, appeared or were withdrawn, as ingests commit them (rate(): quotes per second). */
+  quotesChanged: Counter;
+  /** Seconds from a document's fetch to its delta leaving for Socket.IO clients. */
+  pushLatency: Histogram<'transport'>;
 }
+
+/** Seconds, from a few milliseconds to minutes: data ages (fetch to commit, fetch to push). */
+const AGE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
@@ -28,5 +37,19 @@ export function createMetrics(): Metrics {
     }),
     cacheLookups: new Counter({ name: 'response_cache_lookups_total', help: 'Response cache look-ups, by outcome (hit, miss)', labelNames: ['outcome'], registers: [registry] }),
     liveConnections: new Gauge({ name: 'live_connections', help: 'Open live connections (Socket.IO and graphql-ws)', registers: [registry] }),
+    ingestLag: new Histogram({
+      name: 'ingest_lag_seconds',
+      help: "Time from a feed document's fetch to its committed changes reaching this process: the ingest's duration in the ingesting process, plus the Redis hop in the others",
+      buckets: AGE_BUCKETS,
+      registers: [registry],
+    }),
+    quotesChanged: new Counter({ name: 'ingest_quotes_changed_total', help: 'Quotes moved, added or withdrawn by committed ingests (rate() gives quotes per second)', registers: [registry] }),
+    pushLatency: new Histogram({
+      name: 'live_push_latency_seconds',
+      help: "Time from a feed document's fetch to its delta leaving for live clients, by transport",
+      labelNames: ['transport'],
+      buckets: AGE_BUCKETS,
+      registers: [registry],
+    }),
   };
 }

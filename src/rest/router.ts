@@ -80,7 +80,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * ETag, with `headers` (rate limits) on both.
  */
 export async function sendRepresentation(req: IncomingMessage, res: ServerResponse, r: Representation, headers: Record<string, string | number>): Promise<void> {
-  const common = { ...headers, ETag: r.etag, 'Cache-Control': r.cacheControl, Vary: 'Authorization, Accept-Encoding' };
+  // keeps a Vary set before (Origin, when CORS is on: the answer's headers depend on it)
+  const vary = [res.getHeader('Vary'), 'Authorization, Accept-Encoding'].filter(Boolean).join(', ');
+  const common = { ...headers, ETag: r.etag, 'Cache-Control': r.cacheControl, Vary: vary };
   if (matchesEtag(req.headers['if-none-match'], r.etag)) {
     res.writeHead(304, common);
     res.end();

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { CorsOptions } from 'cors';
 import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { Server, type Socket } from 'socket.io';
 import { LiveAuthError, verifyLiveKey } from '../auth/live-key';
@@ -74,6 +75,10 @@ type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServer
 
 export interface SocketIoDeps extends LiveTransportDeps {
   onError?: (error: unknown) => void;
+  /** Called as a delta leaves for its clients, with when its document was fetched (push latency). */
+  onPush?: (seenAt: Date) => void;
+  /** CORS for the long-polling transport (CORS_ORIGINS); absent: no CORS headers. */
+  cors?: CorsOptions;
 }
 
 const SNAPSHOT_OPERATION = `
@@ -149,6 +154,7 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     transports: ['websocket', 'polling'],
     // graphql-ws shares the server's upgrades: leave the ones that are not ours alone.
     destroyUpgrade: false,
+    ...(deps.cors && { cors: deps.cors }),
   });
   const nsp = io.of(LIVE_NAMESPACE);
   const contextFor = (viewer: Viewer) =>
@@ -227,6 +233,7 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
         group.cached = null;
         // Small and sent often: compressing would cost more than it saves.
         nsp.to(group.changes).compress(false).emit('odds_change', change);
+        deps.onPush?.(new Date(change.at));
       }
     })().catch((error) => {
       deps.onError?.(error);

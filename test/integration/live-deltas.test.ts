@@ -95,6 +95,26 @@ describe('/live-odds snapshot + delta protocol', () => {
     expect(all.snapshots).toHaveLength(1);
   });
 
+  test('when an ingest commits and its delta is pushed, then /metrics counts the ingest lag, the quotes changed and the push latency', async () => {
+    const metric = async (name: string) => {
+      const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      return Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    };
+    const before = { ingests: await metric('ingest_lag_seconds_count'), quotes: await metric('ingest_quotes_changed_total'), pushes: await metric('live_push_latency_seconds_count{transport="socket.io"}') };
+    const c = track(open(t, { apiKey: key, game_id: 7001 }));
+    await waitFor('the snapshot', () => c.snapshots.length > 0);
+    home -= 0.5;
+    await ingest(A(home), B(-1));
+    await waitFor('the delta', () => c.changes.length > 0);
+    // the push is counted as it leaves, the delta may arrive first
+    let pushes = await metric('live_push_latency_seconds_count{transport="socket.io"}');
+    for (let i = 0; i < 50 && !(pushes > (before.pushes || 0)); i++) pushes = (await quiet(20), await metric('live_push_latency_seconds_count{transport="socket.io"}'));
+    expect(pushes).toBe((before.pushes || 0) + 1);
+    expect(await metric('ingest_lag_seconds_count')).toBe(before.ingests + 1);
+    // the home spread of one book moved
+    expect(await metric('ingest_quotes_changed_total')).toBeGreaterThan(before.quotes);
+  });
+
   test('when a client asks resync, then it gets a fresh snapshot at the current seq', async () => {
     const c = track(open(t, { apiKey: key, game_id: 7001 }));
     await waitFor('the snapshot', () => c.snapshots.length > 0);
