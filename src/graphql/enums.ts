@@ -56,7 +56,7 @@ export function checkEnumVocabulary(schema: GraphQLSchema): void {
     const sdl = type.getValues().map((v) => `${v.name}=${String(v.value)}`);
     const expected = words.map((w) => `${enumValueName(w)}=${w}`);
     if (sdl.join(',') !== expected.join(',')) {
-      throw new Error(`schema: enum ${name} must list ${expected.map((e) => e.split('=')[0]).join(', ')} in that order (src/domain/vocabulary.ts), not ${type.getValues().map((v) => v.name).join(', ')}`);
+      throw new Error(`schema: enum ${name} must list ${expected.join(', ')} (value=word, in that order: src/domain/vocabulary.ts), not ${sdl.join(', ')}`);
     }
   }
 }

@@ -2,13 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { enumVariables } from './enums';
 import {
+  getNamedType,
   isEnumType,
   Kind,
   parse,
   typeFromAST,
   validate,
   visit,
-  getNamedType,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
@@ -59,7 +59,6 @@ export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): Map
   }
   return operations;
 }
-
 
 /**
  * The variables of `document`'s operation from values that carry the domain's lower-case words for
