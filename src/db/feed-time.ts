@@ -1,11 +1,10 @@
 import type { PrismaClient } from './client';
 
 /**
- * The data's time: when the newest feed document stored was seen (the latest `Game.seenAt`, which every
- * document carrying the game moves forward). Null on an empty store. The games table holds one row
- * per game, so this stays small as history grows.
+ * The data's time: the newest feed document time written (`IngestState.feedTime`, moved forward by
+ * every capture's statement). Null on an empty store. One row, whatever the history holds.
  */
 export async function newestFeedTime(prisma: PrismaClient): Promise<Date | null> {
-  const { _max } = await prisma.game.aggregate({ _max: { seenAt: true } });
-  return _max.seenAt ?? null;
+  const state = await prisma.ingestState.findUnique({ where: { id: 1 }, select: { feedTime: true } });
+  return state?.feedTime ?? null;
 }

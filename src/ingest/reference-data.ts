@@ -356,7 +356,8 @@ export const TEAMS: readonly TeamRef[] = [...NBA_TEAMS, ...WNBA_TEAMS];
 
 export interface SportsbookRef {
   id: number;
-  name: string;
+  /** Null for an id the feed uses but nothing names: the id is kept, no name is invented. */
+  name: string | null;
   /** Aggregates (consensus, opening line) are not places to bet: exclude from best odds, book counts, arbitrage. */
   is_aggregate: boolean;
   /** A sharp, low-margin reference book whose prices approximate the fair line. */
@@ -385,13 +386,15 @@ export const SPORTSBOOKS: readonly SportsbookRef[] = [
   { id: 79, name: 'bet365', is_aggregate: false, is_sharp: false },
   { id: 2988, name: 'Fanatics', is_aggregate: false, is_sharp: false },
   { id: 2724, name: 'Hard Rock', is_aggregate: false, is_sharp: false },
-  // Seen in the real samples but not named anywhere: kept under neutral names.
-  { id: 647, name: 'Book 647', is_aggregate: false, is_sharp: false },
-  { id: 1901, name: 'Book 1901', is_aggregate: false, is_sharp: false },
-  { id: 1904, name: 'Book 1904', is_aggregate: false, is_sharp: false },
-  { id: 3151, name: 'Book 3151', is_aggregate: false, is_sharp: false },
-  { id: 645, name: 'Book 645', is_aggregate: false, is_sharp: false },
-  { id: 510, name: 'Book 510', is_aggregate: false, is_sharp: false },
+  // Quoted in the real captures but named nowhere (not in the feed README, not in the documents): the
+  // ids are listed so their quotes are served and /sportsbooks shows them, with a null name rather
+  // than an invented one. The simulator never quotes them (src/ingest/simulator/books.ts).
+  { id: 647, name: null, is_aggregate: false, is_sharp: false },
+  { id: 1901, name: null, is_aggregate: false, is_sharp: false },
+  { id: 1904, name: null, is_aggregate: false, is_sharp: false },
+  { id: 3151, name: null, is_aggregate: false, is_sharp: false },
+  { id: 645, name: null, is_aggregate: false, is_sharp: false },
+  { id: 510, name: null, is_aggregate: false, is_sharp: false },
   { id: BOOK_ID_PINNACLE, name: 'Pinnacle', is_aggregate: false, is_sharp: true },
 ];
 

@@ -113,6 +113,7 @@ describe('demoClockShift', () => {
       const shift = demoClockShift(at, options);
       expect(shift).toBeGreaterThanOrEqual(0);
       expect(shift).toBeLessThan(24 * 3_600_000);
+      expect(shift % 60_000).toBe(0);
       const simNow = at.getTime() - shift;
       const playing = games.filter((g) => Date.parse(g.tip_off_at) <= simNow && simNow < Date.parse(g.final_at));
       expect([h, playing.length >= 3]).toEqual([h, true]);

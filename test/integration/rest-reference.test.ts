@@ -59,6 +59,19 @@ test('sportsbooks: id and name, ordered by id', async () => {
   expect(ids).toEqual([...ids].sort((a, b) => a - b));
 });
 
+test('when the feed quotes books it names nowhere, then /sportsbooks lists their ids with a null name and their quotes carry book_name null', async () => {
+  const books = (await get('/sportsbooks')).body.data;
+  for (const id of [510, 645, 647, 1901, 1904, 3151]) expect(books.find((b: any) => b.id === id)).toEqual({ id, name: null });
+  expect(books.filter((b: any) => /^Book \d/.test(String(b.name)))).toEqual([]);
+  const best: { book_id: number; book_name: string | null }[] = [];
+  for (const game of (await get('/games')).body.data) {
+    for (const type of ['moneyline', 'spread', 'total']) if (game.markets[type]?.best_odds) best.push(game.markets[type].best_odds);
+  }
+  const unnamed = best.filter((b) => [510, 645, 647, 1901, 1904, 3151].includes(b.book_id));
+  expect(unnamed.length).toBeGreaterThan(0);
+  expect(unnamed.map((b) => b.book_name)).toEqual(unnamed.map(() => null));
+});
+
 test('consensus: one record per game of today by default, American prices from averaged probabilities', async () => {
   const res = await answer(api.GET('/api/v1/nba/odds/consensus'));
   expect(res.status).toBe(200);

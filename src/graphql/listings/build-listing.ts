@@ -49,7 +49,7 @@ export interface ListingGame {
 
 export interface ListingBook {
   id: number;
-  name: string;
+  name: string | null;
   isAggregate: boolean;
   isSharp: boolean;
 }
@@ -301,7 +301,7 @@ class MarketView {
 export function buildListing(input: BuildListingInput): ListingEntry[] {
   const { marketType, devigMethod, now } = input;
   const games = new Map(input.games.map((g) => [g.id, g]));
-  const bookOf = (id: number): ListingBook => input.books.get(id) ?? { id, name: `Book ${id}`, isAggregate: false, isSharp: false };
+  const bookOf = (id: number): ListingBook => input.books.get(id) ?? { id, name: null, isAggregate: false, isSharp: false };
   const sides = SIDES[marketType];
 
   const markets = new Map<string, ListingQuote[]>();

@@ -78,7 +78,8 @@ export function demoClockShift(startedAt: Date, options: Pick<SimulationOptions,
   for (let back = 0; back <= DEMO_SEARCH_DAYS; back++) {
     const day = addDays(today, -back);
     const busiest = busiestMoment(day, options);
-    if (busiest !== undefined && busiest <= startedAt.getTime()) return startedAt.getTime() - busiest;
+    // Whole minutes, so that shifted start times stay on the minute as real ones are.
+    if (busiest !== undefined && busiest <= startedAt.getTime()) return Math.floor((startedAt.getTime() - busiest) / 60_000) * 60_000;
   }
   return 0;
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Sportsbook" ALTER COLUMN "name" DROP NOT NULL;
