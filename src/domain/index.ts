@@ -11,3 +11,6 @@ export { PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from './rounding';
 export { normalCdf } from './normal';
 export * from './local-day';
 export * from './vocabulary';
+export * from './grading';
+export * from './clv';
+export * from './closing';

@@ -90,6 +90,131 @@ export type BestOdds = {
   side: Maybe<Scalars['String']['output']>;
 };
 
+/** Closing-line value of one bet, in the order the bets were given. */
+export type BetClv = {
+  __typename?: 'BetClv';
+  /** The close at the bet's book and the CLV against it; null when the book has no close for this outcome. */
+  book: Maybe<ClvAgainstClose>;
+  /** The sportsbook. */
+  bookId: Scalars['Int']['output'];
+  /** Why the bet's book has no close for this outcome; null when it has one. */
+  bookMissingReason: Maybe<ClosingGap>;
+  /** CLV against the fair close; null when no book closed both sides of the market. */
+  fair: Maybe<FairClose>;
+  /** The game. */
+  gameId: Scalars['Int']['output'];
+  /** The bet's position in the list (0-based). */
+  index: Scalars['Int']['output'];
+  /** The bet's line (null on moneylines). */
+  line: Maybe<Scalars['Float']['output']>;
+  /** The market. */
+  marketType: BetMarketType;
+  /** The period. */
+  period: BetPeriod;
+  /** When the bet was placed, as given. */
+  placedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The bet's price. */
+  price: ClosingPrice;
+  /** The close at the sharp reference book and the CLV against it; null when it has none. */
+  sharp: Maybe<ClvAgainstClose>;
+  /** The sharp reference book (Sportsbook.is_sharp); null when none is configured. */
+  sharpBookId: Maybe<Scalars['Int']['output']>;
+  /** Why the sharp book has no close for this outcome; null when it has one or none is configured. */
+  sharpMissingReason: Maybe<ClosingGap>;
+  /** The side. */
+  side: BetSide;
+};
+
+/** How margin is removed from a two-way market to get fair probabilities (src/domain/devig.ts). */
+export type BetDevigMethod =
+  /** The overround shared out equally. */
+  | 'ADDITIVE'
+  /** Each implied probability divided by their sum. */
+  | 'MULTIPLICATIVE'
+  /** A common odds ratio applied to every outcome. */
+  | 'ODDS_RATIO'
+  /** Implied probabilities raised to the power that makes them sum to 1 (the default). */
+  | 'POWER'
+  /** Shin's insider-trading model. */
+  | 'SHIN'
+  /** The lowest probability of the other methods for each outcome. */
+  | 'WORST_CASE';
+
+/** The grade of one bet, in the order the bets were given. */
+export type BetGrade = {
+  __typename?: 'BetGrade';
+  /** Away points of the period graded; null when unknown. */
+  awayPoints: Maybe<Scalars['Int']['output']>;
+  /** The game. */
+  gameId: Scalars['Int']['output'];
+  /** The game's status. */
+  gameStatus: Scalars['String']['output'];
+  /** When the score the grade was computed from was last changed by the feed (a correction re-grades and moves it). */
+  gradedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Home points of the period graded; null when unknown. */
+  homePoints: Maybe<Scalars['Int']['output']>;
+  /** The bet's position in the list (0-based). */
+  index: Scalars['Int']['output'];
+  /** The bet's line (null on moneylines). */
+  line: Maybe<Scalars['Float']['output']>;
+  /** The market. */
+  marketType: BetMarketType;
+  /** The period. */
+  period: BetPeriod;
+  /** The result; null while the game has no final result yet. */
+  result: Maybe<BetResult>;
+  /** The side. */
+  side: BetSide;
+};
+
+/** A market of a game (the closed set of src/domain/vocabulary.ts). */
+export type BetMarketType =
+  /** Which team wins (a tied period is a push). */
+  | 'MONEYLINE'
+  /** A team's score plus its handicap against the other team's. */
+  | 'SPREAD'
+  /** Both teams' points together against the line. */
+  | 'TOTAL';
+
+/** A period a market is settled on. */
+export type BetPeriod =
+  /** Quarters 1 and 2. */
+  | 'FIRST_HALF'
+  /** Quarter 1. */
+  | 'FIRST_QUARTER'
+  /** Quarter 4, overtime excluded. */
+  | 'FOURTH_QUARTER'
+  /** The whole game, overtime included. */
+  | 'FULL_GAME'
+  /** Everything after half-time, overtime included. */
+  | 'SECOND_HALF'
+  /** Quarter 2. */
+  | 'SECOND_QUARTER'
+  /** Quarter 3. */
+  | 'THIRD_QUARTER';
+
+/** The result of a graded bet. */
+export type BetResult =
+  /** The bet lost. */
+  | 'LOST'
+  /** Stake returned: a tied period moneyline, or a whole-number spread or total landing exactly. */
+  | 'PUSH'
+  /** Stake returned: the game was postponed or cancelled, or the score the bet needs is missing. */
+  | 'VOID'
+  /** The bet won. */
+  | 'WON';
+
+/** A side of a market: HOME/AWAY for moneylines and spreads, OVER/UNDER for totals. */
+export type BetSide =
+  /** The away team. */
+  | 'AWAY'
+  /** The home team. */
+  | 'HOME'
+  /** More points than the total. */
+  | 'OVER'
+  /** Fewer points than the total. */
+  | 'UNDER';
+
 export type BettingInfo = {
   __typename?: 'BettingInfo';
   away_team: Maybe<TeamAbbr>;
@@ -144,6 +269,97 @@ export type Broadcast = {
   internet: Maybe<Scalars['String']['output']>;
   network: Maybe<Scalars['String']['output']>;
   network_short: Maybe<Scalars['String']['output']>;
+};
+
+/** What the instant the game went live was taken from. */
+export type ClosingCutoffSource =
+  /** The first live price captured, which came before the listed start time. */
+  | 'FIRST_LIVE_PRICE'
+  /** The game's start time. */
+  | 'START_TIME';
+
+/** Why a book that quoted an outcome has no closing price for it. */
+export type ClosingGap =
+  /** The game was captured before it went live, but this book's outcome was first seen only afterwards. */
+  | 'NOT_QUOTED_BEFORE_START'
+  /** The service holds no capture of the game before it went live: no book has a closing line. */
+  | 'NO_CAPTURE_BEFORE_START';
+
+/** The closing line of one outcome at one book, with where it came from. */
+export type ClosingLine = {
+  __typename?: 'ClosingLine';
+  /** The sportsbook. */
+  bookId: Scalars['Int']['output'];
+  /** True for aggregates (Consensus, Open), which are not a place to bet. */
+  bookIsAggregate: Scalars['Boolean']['output'];
+  /** The sportsbook's name. */
+  bookName: Maybe<Scalars['String']['output']>;
+  /** Time of the feed capture in which the closing price was first seen (it stood unchanged from then to the cutoff). */
+  capturedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The instant the game went live: closing prices were all seen strictly before it. */
+  cutoffAt: Scalars['DateTime']['output'];
+  /** What cutoffAt was taken from. */
+  cutoffSource: ClosingCutoffSource;
+  /** The game. */
+  gameId: Scalars['Int']['output'];
+  /** The market. */
+  marketType: BetMarketType;
+  /** Why there is no closing price; null when there is one. */
+  missingReason: Maybe<ClosingGap>;
+  /** The period. */
+  period: BetPeriod;
+  /** The side's handicap (spread) or the total (total) of the closing price; null on moneylines and without a close. */
+  point: Maybe<Scalars['Float']['output']>;
+  /** The closing price; null when the book had no pregame price before the game went live (see missingReason). */
+  price: Maybe<ClosingPrice>;
+  /** False while the game has not gone live yet: the price is the latest pregame one and may still move. */
+  settled: Scalars['Boolean']['output'];
+  /** The side. */
+  side: BetSide;
+};
+
+/** A price: American and decimal odds and the implied probability (margin included). */
+export type ClosingPrice = {
+  __typename?: 'ClosingPrice';
+  /** Signed American odds, e.g. -110 or 150. */
+  american: Scalars['Int']['output'];
+  /** Decimal odds. */
+  decimal: Scalars['Float']['output'];
+  /** 1 / decimal, margin included. */
+  impliedProbability: Scalars['Float']['output'];
+};
+
+/** A close and the bet's value against it. */
+export type ClvAgainstClose = {
+  __typename?: 'ClvAgainstClose';
+  /** cents(bet) - cents(close) on the American cents scale (-100 and +100 the same point); null when the lines differ. */
+  cents: Maybe<Scalars['Float']['output']>;
+  /** The closing line used. */
+  close: ClosingLine;
+  /** implied(close) - implied(bet), margins included; null when the lines differ. */
+  impliedProbability: Maybe<Scalars['Float']['output']>;
+  /** True when the close is at the bet's line (cents and implied-probability CLV need it). */
+  sameLine: Scalars['Boolean']['output'];
+};
+
+/** A bet whose closing-line value is asked for. */
+export type ClvBetInput = {
+  /** The sportsbook the bet was placed at. */
+  bookId: Scalars['Int']['input'];
+  /** The game. */
+  gameId: Scalars['Int']['input'];
+  /** The bet's handicap (spread) or total; required on spreads and totals, absent on moneylines; a multiple of 0.5. */
+  line?: InputMaybe<Scalars['Float']['input']>;
+  /** The market. */
+  marketType: BetMarketType;
+  /** The period (default FULL_GAME). */
+  period?: InputMaybe<BetPeriod>;
+  /** When the bet was placed; must be before the game went live. */
+  placedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** The bet's American price, e.g. -110 or 150. */
+  price: Scalars['Int']['input'];
+  /** The side. */
+  side: BetSide;
 };
 
 export type ConsensusMarkets = {
@@ -208,6 +424,36 @@ export type Ev = {
   true_probability: Maybe<Scalars['Float']['output']>;
 };
 
+/** The fair (de-vigged) closing probability of the bet's side at the bet's line, and the bet's value against it. */
+export type FairClose = {
+  __typename?: 'FairClose';
+  /** Books whose closing pair formed it (1 for the sharp book). */
+  bookCount: Scalars['Int']['output'];
+  /** (probability * decimal(bet price) - 1) * 100: expected profit per 100 staked at the fair close. */
+  clvEvPercent: Scalars['Float']['output'];
+  /** probability - 1/decimal(bet price). */
+  clvProbability: Scalars['Float']['output'];
+  /** Method used to remove the margin (echoed). */
+  devigMethod: BetDevigMethod;
+  /** Fair American odds of that probability. */
+  fairAmerican: Scalars['Int']['output'];
+  /** True when the probability was moved from referenceLine to the bet's line with the key-number model. */
+  pointAdjusted: Scalars['Boolean']['output'];
+  /** Fair probability of the bet's side. */
+  probability: Scalars['Float']['output'];
+  /** The line the closing pair was at; differs from the bet's line when pointAdjusted. */
+  referenceLine: Maybe<Scalars['Float']['output']>;
+  /** Where the fair probability comes from. */
+  source: FairCloseSource;
+};
+
+/** Where a fair (de-vigged) closing probability comes from. */
+export type FairCloseSource =
+  /** The mean of every real book's de-vigged closing pair. */
+  | 'CONSENSUS'
+  /** The sharp reference book's closing pair (Sportsbook.is_sharp). */
+  | 'SHARP';
+
 export type Game = {
   __typename?: 'Game';
   attendance: Maybe<Scalars['Int']['output']>;
@@ -258,6 +504,20 @@ export type GamePage = {
   items: Array<Game>;
   /** All games matching the filters. */
   total: Scalars['Int']['output'];
+};
+
+/** A bet to grade. */
+export type GradeBetInput = {
+  /** The game. */
+  gameId: Scalars['Int']['input'];
+  /** The bet's handicap (spread) or total; required on spreads and totals, absent on moneylines; a multiple of 0.5. */
+  line?: InputMaybe<Scalars['Float']['input']>;
+  /** The market. */
+  marketType: BetMarketType;
+  /** The period (default FULL_GAME). */
+  period?: InputMaybe<BetPeriod>;
+  /** The side. */
+  side: BetSide;
 };
 
 export type HistoricalPage = {
@@ -546,6 +806,8 @@ export type Outcome = {
   __typename?: 'Outcome';
   book_id: Scalars['Int']['output'];
   game_id: Scalars['Int']['output'];
+  /** When the score the result was computed from was last changed by the feed; null without a result. */
+  gradedAt: Maybe<Scalars['DateTime']['output']>;
   is_available: Scalars['Boolean']['output'];
   is_live: Scalars['Boolean']['output'];
   /** Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
@@ -558,6 +820,8 @@ export type Outcome = {
   outcome_id: Maybe<Scalars['Long']['output']>;
   period: Scalars['String']['output'];
   point: Maybe<Scalars['Float']['output']>;
+  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result. */
+  result: Maybe<BetResult>;
   /** home, away, over, under. */
   side: Scalars['String']['output'];
   team: Maybe<TeamBrief>;
@@ -588,8 +852,16 @@ export type Query = {
   __typename?: 'Query';
   /** Admin: every key (never the secret). */
   api_keys: Array<ApiKeyListing>;
+  /** Closing-line value of up to 500 bets: the close at the bet's book and at the sharp book, and against the fair close. */
+  betClv: Array<BetClv>;
   /** Public betting per game and market; date defaults to today (league-local). */
   betting_info: Array<BettingInfo>;
+  /**
+   * Closing lines: for every game, book, market, period and side the service captured, the last pregame
+   * price seen before the game went live, with its capture time, or the reason there is none. Games of
+   * `date` (league-local, default today), or of `gameId` (any day unless `date` is given).
+   */
+  closingLines: Array<ClosingLine>;
   /** Consensus per game of a league-local day (default today), ordered like games. */
   consensus: Array<ConsensusRecord>;
   /** One game; with date, only when it starts on that league-local day. Null when there is none. */
@@ -599,6 +871,8 @@ export type Query = {
    * (LEAGUE_TIME_ZONE). status: scheduled, live, finished, or a stored status value.
    */
   games: GamePage;
+  /** Grades of up to 500 bets from the games' final scores. */
+  gradeBets: Array<BetGrade>;
   /**
    * Snapshots from the odds history (Pro, Elite), one per game starting between startDate and endDate
    * (league-local days, both required, at most 31 days). Default: the closing line (last pregame prices
@@ -640,11 +914,27 @@ export type Query = {
 };
 
 
+export type QueryBetClvArgs = {
+  bets: Array<ClvBetInput>;
+  devigMethod?: InputMaybe<BetDevigMethod>;
+};
+
+
 export type QueryBetting_InfoArgs = {
   book_id?: InputMaybe<Array<Scalars['Int']['input']>>;
   date?: InputMaybe<Scalars['Date']['input']>;
   game_id?: InputMaybe<Array<Scalars['Int']['input']>>;
   market_type?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type QueryClosingLinesArgs = {
+  bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  date?: InputMaybe<Scalars['Date']['input']>;
+  gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  marketType?: InputMaybe<Array<BetMarketType>>;
+  period?: InputMaybe<Array<BetPeriod>>;
+  side?: InputMaybe<Array<BetSide>>;
 };
 
 
@@ -670,6 +960,11 @@ export type QueryGamesArgs = {
   start_date?: InputMaybe<Scalars['Date']['input']>;
   status?: InputMaybe<Scalars['String']['input']>;
   team_id?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
+
+
+export type QueryGradeBetsArgs = {
+  bets: Array<GradeBetInput>;
 };
 
 
@@ -918,21 +1213,37 @@ export type ResolversTypes = {
   ArbitrageLeg: ResolverTypeWrapper<ArbitrageLeg>;
   AverageOdds: ResolverTypeWrapper<AverageOdds>;
   BestOdds: ResolverTypeWrapper<BestOdds>;
+  BetClv: ResolverTypeWrapper<BetClv>;
+  BetDevigMethod: BetDevigMethod;
+  BetGrade: ResolverTypeWrapper<BetGrade>;
+  BetMarketType: BetMarketType;
+  BetPeriod: BetPeriod;
+  BetResult: BetResult;
+  BetSide: BetSide;
   BettingInfo: ResolverTypeWrapper<BettingInfoModel>;
   BettingMarket: ResolverTypeWrapper<BettingMarket>;
   BettingSide: ResolverTypeWrapper<BettingSide>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Boxscore: ResolverTypeWrapper<BoxscoreModel>;
   Broadcast: ResolverTypeWrapper<Broadcast>;
+  ClosingCutoffSource: ClosingCutoffSource;
+  ClosingGap: ClosingGap;
+  ClosingLine: ResolverTypeWrapper<ClosingLine>;
+  ClosingPrice: ResolverTypeWrapper<ClosingPrice>;
+  ClvAgainstClose: ResolverTypeWrapper<ClvAgainstClose>;
+  ClvBetInput: ClvBetInput;
   ConsensusMarkets: ResolverTypeWrapper<ConsensusMarkets>;
   ConsensusRecord: ResolverTypeWrapper<ConsensusRecordModel>;
   CreatedApiKey: ResolverTypeWrapper<CreatedApiKey>;
   Date: ResolverTypeWrapper<Scalars['Date']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Ev: ResolverTypeWrapper<Ev>;
+  FairClose: ResolverTypeWrapper<FairClose>;
+  FairCloseSource: FairCloseSource;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Game: ResolverTypeWrapper<GameModel>;
   GamePage: ResolverTypeWrapper<Omit<GamePage, 'items'> & { items: Array<ResolversTypes['Game']> }>;
+  GradeBetInput: GradeBetInput;
   HistoricalPage: ResolverTypeWrapper<Omit<HistoricalPage, 'items'> & { items: Array<ResolversTypes['HistoricalSnapshot']> }>;
   HistoricalSnapshot: ResolverTypeWrapper<Omit<HistoricalSnapshot, 'game'> & { game: ResolversTypes['Game'] }>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -981,21 +1292,29 @@ export type ResolversParentTypes = {
   ArbitrageLeg: ArbitrageLeg;
   AverageOdds: AverageOdds;
   BestOdds: BestOdds;
+  BetClv: BetClv;
+  BetGrade: BetGrade;
   BettingInfo: BettingInfoModel;
   BettingMarket: BettingMarket;
   BettingSide: BettingSide;
   Boolean: Scalars['Boolean']['output'];
   Boxscore: BoxscoreModel;
   Broadcast: Broadcast;
+  ClosingLine: ClosingLine;
+  ClosingPrice: ClosingPrice;
+  ClvAgainstClose: ClvAgainstClose;
+  ClvBetInput: ClvBetInput;
   ConsensusMarkets: ConsensusMarkets;
   ConsensusRecord: ConsensusRecordModel;
   CreatedApiKey: CreatedApiKey;
   Date: Scalars['Date']['output'];
   DateTime: Scalars['DateTime']['output'];
   Ev: Ev;
+  FairClose: FairClose;
   Float: Scalars['Float']['output'];
   Game: GameModel;
   GamePage: Omit<GamePage, 'items'> & { items: Array<ResolversParentTypes['Game']> };
+  GradeBetInput: GradeBetInput;
   HistoricalPage: Omit<HistoricalPage, 'items'> & { items: Array<ResolversParentTypes['HistoricalSnapshot']> };
   HistoricalSnapshot: Omit<HistoricalSnapshot, 'game'> & { game: ResolversParentTypes['Game'] };
   Int: Scalars['Int']['output'];
@@ -1093,6 +1412,40 @@ export type BestOddsResolvers<ContextType = GraphQLContext, ParentType extends R
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type BetClvResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BetClv'] = ResolversParentTypes['BetClv']> = {
+  book?: Resolver<Maybe<ResolversTypes['ClvAgainstClose']>, ParentType, ContextType>;
+  bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookMissingReason?: Resolver<Maybe<ResolversTypes['ClosingGap']>, ParentType, ContextType>;
+  fair?: Resolver<Maybe<ResolversTypes['FairClose']>, ParentType, ContextType>;
+  gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  line?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['BetMarketType'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['BetPeriod'], ParentType, ContextType>;
+  placedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  price?: Resolver<ResolversTypes['ClosingPrice'], ParentType, ContextType>;
+  sharp?: Resolver<Maybe<ResolversTypes['ClvAgainstClose']>, ParentType, ContextType>;
+  sharpBookId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  sharpMissingReason?: Resolver<Maybe<ResolversTypes['ClosingGap']>, ParentType, ContextType>;
+  side?: Resolver<ResolversTypes['BetSide'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type BetGradeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BetGrade'] = ResolversParentTypes['BetGrade']> = {
+  awayPoints?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  gameStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  gradedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  homePoints?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  line?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['BetMarketType'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['BetPeriod'], ParentType, ContextType>;
+  result?: Resolver<Maybe<ResolversTypes['BetResult']>, ParentType, ContextType>;
+  side?: Resolver<ResolversTypes['BetSide'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type BettingInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BettingInfo'] = ResolversParentTypes['BettingInfo']> = {
   away_team?: Resolver<Maybe<ResolversTypes['TeamAbbr']>, ParentType, ContextType>;
   game_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1141,6 +1494,39 @@ export type BroadcastResolvers<ContextType = GraphQLContext, ParentType extends 
   internet?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network_short?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ClosingLineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClosingLine'] = ResolversParentTypes['ClosingLine']> = {
+  bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookIsAggregate?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  bookName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  capturedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  cutoffAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  cutoffSource?: Resolver<ResolversTypes['ClosingCutoffSource'], ParentType, ContextType>;
+  gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['BetMarketType'], ParentType, ContextType>;
+  missingReason?: Resolver<Maybe<ResolversTypes['ClosingGap']>, ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['BetPeriod'], ParentType, ContextType>;
+  point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  price?: Resolver<Maybe<ResolversTypes['ClosingPrice']>, ParentType, ContextType>;
+  settled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  side?: Resolver<ResolversTypes['BetSide'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ClosingPriceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClosingPrice'] = ResolversParentTypes['ClosingPrice']> = {
+  american?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  decimal?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  impliedProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ClvAgainstCloseResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClvAgainstClose'] = ResolversParentTypes['ClvAgainstClose']> = {
+  cents?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  close?: Resolver<ResolversTypes['ClosingLine'], ParentType, ContextType>;
+  impliedProbability?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  sameLine?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1195,6 +1581,19 @@ export type EvResolvers<ContextType = GraphQLContext, ParentType extends Resolve
   reference_point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   stale?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   true_probability?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type FairCloseResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FairClose'] = ResolversParentTypes['FairClose']> = {
+  bookCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  clvEvPercent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  clvProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  devigMethod?: Resolver<ResolversTypes['BetDevigMethod'], ParentType, ContextType>;
+  fairAmerican?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  pointAdjusted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  probability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  referenceLine?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['FairCloseSource'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1443,6 +1842,7 @@ export type OddsResolvers<ContextType = GraphQLContext, ParentType extends Resol
 export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Outcome'] = ResolversParentTypes['Outcome']> = {
   book_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   game_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  gradedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   is_available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   is_live?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1453,6 +1853,7 @@ export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends Re
   outcome_id?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  result?: Resolver<Maybe<ResolversTypes['BetResult']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   team?: Resolver<Maybe<ResolversTypes['TeamBrief']>, ParentType, ContextType>;
   team_id?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -1475,10 +1876,13 @@ export type PublicBettingSummaryResolvers<ContextType = GraphQLContext, ParentTy
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   api_keys?: Resolver<Array<ResolversTypes['ApiKeyListing']>, ParentType, ContextType>;
+  betClv?: Resolver<Array<ResolversTypes['BetClv']>, ParentType, ContextType, RequireFields<QueryBetClvArgs, 'bets' | 'devigMethod'>>;
   betting_info?: Resolver<Array<ResolversTypes['BettingInfo']>, ParentType, ContextType, Partial<QueryBetting_InfoArgs>>;
+  closingLines?: Resolver<Array<ResolversTypes['ClosingLine']>, ParentType, ContextType, Partial<QueryClosingLinesArgs>>;
   consensus?: Resolver<Array<ResolversTypes['ConsensusRecord']>, ParentType, ContextType, Partial<QueryConsensusArgs>>;
   game?: Resolver<Maybe<ResolversTypes['Game']>, ParentType, ContextType, RequireFields<QueryGameArgs, 'game_id'>>;
   games?: Resolver<ResolversTypes['GamePage'], ParentType, ContextType, RequireFields<QueryGamesArgs, 'limit' | 'offset'>>;
+  gradeBets?: Resolver<Array<ResolversTypes['BetGrade']>, ParentType, ContextType, RequireFields<QueryGradeBetsArgs, 'bets'>>;
   historicalOdds?: Resolver<ResolversTypes['HistoricalPage'], ParentType, ContextType, RequireFields<QueryHistoricalOddsArgs, 'limit' | 'offset'>>;
   leagues?: Resolver<Array<ResolversTypes['League']>, ParentType, ContextType, Partial<QueryLeaguesArgs>>;
   lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, Partial<QueryLineMovementArgs>>;
@@ -1569,17 +1973,23 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ArbitrageLeg?: ArbitrageLegResolvers<ContextType>;
   AverageOdds?: AverageOddsResolvers<ContextType>;
   BestOdds?: BestOddsResolvers<ContextType>;
+  BetClv?: BetClvResolvers<ContextType>;
+  BetGrade?: BetGradeResolvers<ContextType>;
   BettingInfo?: BettingInfoResolvers<ContextType>;
   BettingMarket?: BettingMarketResolvers<ContextType>;
   BettingSide?: BettingSideResolvers<ContextType>;
   Boxscore?: BoxscoreResolvers<ContextType>;
   Broadcast?: BroadcastResolvers<ContextType>;
+  ClosingLine?: ClosingLineResolvers<ContextType>;
+  ClosingPrice?: ClosingPriceResolvers<ContextType>;
+  ClvAgainstClose?: ClvAgainstCloseResolvers<ContextType>;
   ConsensusMarkets?: ConsensusMarketsResolvers<ContextType>;
   ConsensusRecord?: ConsensusRecordResolvers<ContextType>;
   CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DateTime?: GraphQLScalarType;
   Ev?: EvResolvers<ContextType>;
+  FairClose?: FairCloseResolvers<ContextType>;
   Game?: GameResolvers<ContextType>;
   GamePage?: GamePageResolvers<ContextType>;
   HistoricalPage?: HistoricalPageResolvers<ContextType>;
