@@ -75,7 +75,8 @@ function outputSchema(type: GraphQLOutputType, set: SelectionSetNode | undefined
   let schema: JsonSchema;
   if (isListType(inner)) schema = { type: 'array', items: outputSchema(inner.ofType, set, fragments) };
   else if (isObjectType(inner) && set) schema = selectionSchema(inner, set, fragments);
-  else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.name) };
+  // REST speaks enum values in lower case (src/rest/enum-values.ts).
+  else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.name.toLowerCase()) };
   else if (isScalarType(inner)) schema = SCALARS[inner.name] ?? {};
   else schema = {};
   return isNonNullType(type) ? schema : nullable(schema);
@@ -125,14 +126,17 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
         content: { 'application/json': { schema: route.envelope.schema(rootFieldSchema(schema, document, route.envelope.field)) } },
       },
     };
-    for (const status of [400, 401, 403, 429, ...(route.errors ?? []), 500]) responses[status] = errorResponse(status);
+    for (const status of [400, 401, 403, ...(route.body ? [413] : []), 429, ...(route.errors ?? []), 500]) responses[status] = errorResponse(status);
     paths[prefix + openApiPath(route.path)] = {
-      get: {
+      [(route.method ?? 'GET').toLowerCase()]: {
         operationId: route.operation,
         summary: route.summary,
         ...(route.description && { description: route.description }),
         ...(route.tags && { tags: route.tags }),
         parameters,
+        ...(route.body && {
+          requestBody: { required: true, description: route.body.description, content: { 'application/json': { schema: route.body.openapi } } },
+        }),
         responses,
       },
     };
