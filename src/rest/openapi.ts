@@ -37,7 +37,7 @@ const SCALARS: Record<string, JsonSchema> = {
 };
 
 function nullable(schema: JsonSchema): JsonSchema {
-  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
+  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) && { enum: [...schema.enum, null] }) };
   if (Object.keys(schema).length === 0) return schema; // JSON: anything, null included
   return { anyOf: [schema, { type: 'null' }] };
 }

@@ -1,3 +1,5 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { americanToDecimal, consensusProbability, devig } from '../../src/domain';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { doc, feedPath, readSeries } from '../support/feeds';
@@ -21,7 +23,7 @@ describe('closing lines, CLV and grading', () => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: raw ? (body as string) : JSON.stringify(body),
     });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: (await res.json()) as any };
   };
 
   beforeAll(async () => {
@@ -224,8 +226,29 @@ describe('closing lines, CLV and grading', () => {
     test('when the key is missing, then 401 before the body is read', async () => {
       const res = await fetch(t.baseUrl + BASE + '/clv', { method: 'POST', body: JSON.stringify({ bets: [spreadBet] }) });
       expect(res.status).toBe(401);
-      expect((await res.json()).success).toBe(false);
+      expect(((await res.json()) as { success: boolean }).success).toBe(false);
     });
+  });
+
+  test('when the three routes answer, then requests and responses validate against /api/v1/openapi.json', async () => {
+    const doc = (await t.get('/api/v1/openapi.json')).body;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'openapi', components: doc.components }, 'openapi');
+    const check = (schema: unknown, value: unknown) => {
+      const ok = ajv.validate(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"openapi#/components')), value);
+      if (!ok) throw new Error(ajv.errorsText(ajv.errors));
+    };
+    const op = (path: string, method: string) => doc.paths[BASE + path][method];
+    check(op('/closing', 'get').responses[200].content['application/json'].schema, (await t.get(`${BASE}/closing?game_id=${GAME},263561`, key)).body);
+    const clvBody = { bets: [{ game_id: GAME, book_id: DK, market_type: 'spread', side: 'home', line: -10.5, price: -110, placed_at: '2026-01-24T12:00:00Z' }], devig: 'power' };
+    check(op('/clv', 'post').requestBody.content['application/json'].schema, clvBody);
+    check(op('/clv', 'post').responses[200].content['application/json'].schema, (await post('/clv', clvBody)).body);
+    const gradeBody = [{ game_id: GAME, market_type: 'total', side: 'over', line: 232.5, period: 'full_game' }, { game_id: 264313, market_type: 'moneyline', side: 'home' }];
+    check(op('/grade', 'post').requestBody.content['application/json'].schema, gradeBody);
+    check(op('/grade', 'post').responses[200].content['application/json'].schema, (await post('/grade', gradeBody)).body);
+    check(op('/grade', 'post').responses[400].content['application/json'].schema, (await post('/grade', { bets: [] })).body);
+    expect(op('/clv', 'post').responses[413]).toBeDefined();
   });
 
   describe('POST /grade and outcome results', () => {

@@ -41,7 +41,7 @@ const SAMPLES: Record<string, string[]> = {
 
 test('every route of the table is in the document with its parameters', () => {
   for (const route of ROUTES) {
-    const op = doc.paths['/api/v1/nba/odds' + route.path.replace(/:([a-z_]+)/g, '{$1}')]?.get;
+    const op = doc.paths['/api/v1/nba/odds' + route.path.replace(/:([a-z_]+)/g, '{$1}')]?.[(route.method ?? 'GET').toLowerCase()];
     expect(op).toBeDefined();
     expect(op.parameters.map((p: any) => p.name).sort()).toEqual(Object.keys(route.params.shape).sort());
   }

@@ -63,8 +63,9 @@ describe('settle', () => {
     ['spread', 'away', 4, 'push'],
     ['spread', 'away', 4.5, 'won'],
     ['spread', 'away', 3.5, 'lost'],
-    ['total', 'over', 233.5, 'lost'], // total 234
-    ['total', 'under', 233.5, 'won'],
+    ['total', 'over', 233.5, 'won'], // total 234
+    ['total', 'under', 233.5, 'lost'],
+    ['total', 'under', 234.5, 'won'],
     ['total', 'over', 234, 'push'],
     ['total', 'under', 234, 'push'],
     ['total', 'over', 233, 'won'],
