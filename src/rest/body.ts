@@ -74,7 +74,8 @@ export function enumValue<const V extends string>(values: readonly V[], aliases:
     .string({ error: requiredOr(message) })
     .transform((v, ctx) => {
       const value = v.trim().toLowerCase();
-      const known = aliases[value] ?? ((values as readonly string[]).includes(value) ? value : undefined);
+      // Object.hasOwn: no inherited key (`__proto__`, `constructor`) is ever an alias.
+      const known = Object.hasOwn(aliases, value) ? aliases[value] : (values as readonly string[]).includes(value) ? value : undefined;
       if (known === undefined) {
         ctx.addIssue({ code: 'custom', message });
         return z.NEVER;

@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import fc from 'fast-check';
 import { americanToDecimal, consensusProbability, devig } from '../../src/domain';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { doc, feedPath, readSeries } from '../support/feeds';
@@ -215,6 +216,28 @@ describe('closing lines, CLV and grading', () => {
       expect(res.status).toBe(400);
       expect(res.body.success).toBe(false);
       expect(res.body.error).toContain(message);
+    });
+
+    test('when bodies are generated from hostile values, then every answer is a 200 or a 400 in the envelope, never a 5xx', async () => {
+      const value = fc.oneof(
+        fc.constantFrom(null, true, -0, 1e308, -1e308, 2 ** 31, -110, 99, 100, 0.5, '', 'SPREAD', 'Spread', ' over ', '__proto__', '2026-02-30T00:00:00Z', '9'.repeat(40)),
+        fc.integer(),
+        fc.double(),
+        fc.string({ maxLength: 12 }),
+      );
+      const bet = fc.record(
+        { game_id: fc.oneof(fc.constant(GAME), value), book_id: fc.oneof(fc.constant(DK), value), market_type: fc.oneof(fc.constantFrom('moneyline', 'spread', 'total'), value), period: value, side: fc.oneof(fc.constantFrom('home', 'away', 'over', 'under'), value), line: fc.oneof(fc.constantFrom(-11.5, 232.5), value), price: fc.oneof(fc.constant(-110), value), placed_at: value },
+        { requiredKeys: [] },
+      );
+      const body = fc.oneof(value, fc.array(bet, { maxLength: 3 }), fc.record({ bets: fc.oneof(value, fc.array(bet, { maxLength: 3 })), devig: value }, { requiredKeys: [] }));
+      await fc.assert(
+        fc.asyncProperty(body, fc.constantFrom('/clv', '/grade'), async (b, path) => {
+          const res = await post(path, b);
+          expect([200, 400]).toContain(res.status);
+          expect(res.body.success).toBe(res.status === 200);
+        }),
+        { numRuns: 150, seed: 14 },
+      );
     });
 
     test('when the body is over 100 kB, then 413 in the envelope', async () => {

@@ -88,7 +88,8 @@ test('when a list is asked for at a size past the plan budget, then it is refuse
 
 test('when every REST operation runs at its largest page with every switch on, then it fits the smallest budget', () => {
   const schema = buildSchema();
-  const valueOf = (name: string, type: string) => (/Boolean/.test(type) ? true : /Int/.test(type) ? (name === 'limit' ? 100 : 1) : /String/.test(type) ? 'moneyline' : null);
+  const valueOf = (name: string, type: string) =>
+    /Input/.test(type) ? [] : /Boolean/.test(type) ? true : /Int/.test(type) ? (name === 'limit' ? 100 : 1) : /String/.test(type) ? 'moneyline' : null;
   for (const [name, document] of loadOperations(schema)) {
     const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
     if (operation?.kind !== Kind.OPERATION_DEFINITION) throw new Error(`${name}: no operation`);
