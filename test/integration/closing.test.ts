@@ -168,6 +168,18 @@ describe('closing lines, CLV and grading', () => {
       expect(clv.fair.source).toBe('consensus');
     });
 
+    test('when more bets are given, then each gets its own close and CLV, in order (figures of docs/closing-and-grading.md)', async () => {
+      const res = await post('/clv', [
+        { game_id: GAME, book_id: DK, market_type: 'total', side: 'over', line: 232.5, price: -105 },
+        { game_id: 288538, book_id: DK, market_type: 'moneyline', side: 'away', price: 150 },
+      ]);
+      const [total, playoff] = res.body.data;
+      expect(total).toMatchObject({ index: 0, book: { cents: 3, close: { point: 232.5, price: { american: -108 }, captured_at: '2026-01-24T16:41:17.000Z' } }, fair: { book_count: 3 } });
+      expect(total.book.implied_probability).toBeCloseTo(108 / 208 - 105 / 205, 12);
+      expect(playoff).toMatchObject({ index: 1, game_id: 288538, book: { cents: -200, close: { price: { american: 350 }, captured_at: '2026-04-29T22:34:00.000Z' } }, fair: { book_count: 8 } });
+      expect(playoff.book.implied_probability).toBeCloseTo(100 / 450 - 100 / 250, 12);
+    });
+
     test('when the game has no close at all, then the book close is null with the reason', async () => {
       const res = await post('/clv', { bets: [{ game_id: 263561, book_id: DK, market_type: 'moneyline', side: 'home', price: -150 }] });
       expect(res.status).toBe(200);
@@ -294,6 +306,23 @@ describe('closing lines, CLV and grading', () => {
       expect(res.status).toBe(200);
       expect(res.body.data[0]).toMatchObject({ index: 0, game_status: 'closed', result, home_points: home, away_points: away });
       expect(res.body.data[0].graded_at).toEqual(expect.any(String));
+    });
+
+    test('when bets on other finals are graded, then their results follow the captured scores', async () => {
+      const res = await post('/grade', [
+        { game_id: 264312, market_type: 'spread', side: 'away', line: 3.5 }, // 109-112
+        { game_id: 264312, market_type: 'total', side: 'under', line: 221.5 },
+        { game_id: 288538, market_type: 'moneyline', side: 'away' }, // 116-109
+        { game_id: 288538, market_type: 'spread', side: 'home', line: -7 },
+        { game_id: 288538, market_type: 'moneyline', side: 'home', period: 'first_quarter' }, // 38-26
+      ]);
+      expect(res.body.data.map((g: any) => [g.result, g.home_points, g.away_points])).toEqual([
+        ['won', 109, 112],
+        ['won', 109, 112],
+        ['lost', 116, 109],
+        ['push', 116, 109],
+        ['won', 38, 26],
+      ]);
     });
 
     test('when games were postponed or cancelled, then bets are void; when not played yet, ungraded', async () => {

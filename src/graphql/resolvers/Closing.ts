@@ -6,6 +6,7 @@ import {
   clvImpliedProbability,
   closingGap,
   decimalToAmerican,
+  FINAL_STATUSES,
   gradeBet,
   pointsOfPeriod,
   type DevigMethod,
@@ -13,6 +14,7 @@ import {
   type Grade,
   type MarketType,
   type PeriodPoints,
+  VOID_STATUSES,
 } from '../../domain';
 import type { BetClv, BetGrade, BetResult as BetResultValue, ClosingLine, ClvAgainstClose, FairClose, OutcomeResolvers, QueryResolvers } from '../__generated__/resolvers-types';
 import { dayOrToday, invalidParameter, list } from '../arguments';
@@ -20,6 +22,7 @@ import { checkBet, checkBetCount, checkPrice } from '../bets';
 import { closingMarket, leagueOf, loadClosing, priceOf, type ClosingSet } from '../closing';
 import type { GraphQLContext } from '../context';
 import type { MarketView } from '../listings/build-listing';
+import type { Outcome as OutcomeModel } from '../mappers';
 
 // Query.closingLines, Query.betClv, Query.gradeBets and Outcome.result (schema/closing.graphql,
 // docs/closing-and-grading.md). Enum values arrive and leave in UPPER_CASE; the stored vocabulary
@@ -201,17 +204,22 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
   },
 };
 
+/**
+ * The grade of an outcome at its own point. The game comes preloaded from its market; the boxscore
+ * is read only for games that can have a grade (final, postponed, cancelled), so live and scheduled
+ * pages cost no extra statement.
+ */
+async function outcomeGrade(q: OutcomeModel, ctx: GraphQLContext) {
+  const game = q.gameRow ?? (await ctx.loaders.gameById.load(q.gameId));
+  if (!game || !(FINAL_STATUSES.includes(game.status) || VOID_STATUSES.includes(game.status))) return null;
+  return gradeOf(q, game, await ctx.loaders.boxscoreByGameId.load(q.gameId));
+}
+
 /** Outcome.result / gradedAt: the quote graded at its own point. */
 export const OutcomeGrade: Pick<OutcomeResolvers, 'result' | 'gradedAt'> = {
   result: async (q, _a, ctx) => {
-    const game = await ctx.loaders.gameById.load(q.gameId);
-    if (!game) return null;
-    const { grade } = gradeOf(q, game, await ctx.loaders.boxscoreByGameId.load(q.gameId));
+    const grade = (await outcomeGrade(q, ctx))?.grade;
     return grade ? upper<BetResultValue>(grade.result) : null;
   },
-  gradedAt: async (q, _a, ctx) => {
-    const game = await ctx.loaders.gameById.load(q.gameId);
-    if (!game) return null;
-    return gradeOf(q, game, await ctx.loaders.boxscoreByGameId.load(q.gameId)).gradedAt;
-  },
+  gradedAt: async (q, _a, ctx) => (await outcomeGrade(q, ctx))?.gradedAt ?? null,
 };
