@@ -117,6 +117,46 @@ describe('closing lines, CLV and grading', () => {
     });
   });
 
+  describe('as_of on the game routes', () => {
+    const dkOutcome = (body: any, market: string, side: string) => body.data.markets[market].outcomes.find((o: any) => o.book_id === DK && o.side === side);
+
+    test('when as_of falls before the start, then the markets are the prices known then', async () => {
+      const first = await t.get(`${BASE}/games/${GAME}/markets?book_id=${DK}&as_of=2026-01-24T05:10:00Z`, key);
+      expect(first.status).toBe(200);
+      const atClose = await t.get(`${BASE}/games/${GAME}/markets?book_id=${DK}&as_of=2026-01-24T16:59:00Z`, key);
+      // The closing price was first seen at 15:40:34: as of 16:59 it is the close, as of 05:10 it was not yet.
+      expect(dkOutcome(atClose.body, 'spread', 'home')).toMatchObject({ point: -11.5, odds: { american: '-112' }, is_live: false });
+      const closing = await t.get(`${BASE}/closing?game_id=${GAME}&book_id=${DK}`, key);
+      for (const l of closing.body.data) {
+        const o = dkOutcome(atClose.body, l.market_type, l.side);
+        expect([o.point, o.odds.american]).toEqual([l.point, (l.price.american > 0 ? '+' : '') + l.price.american]);
+      }
+      expect(dkOutcome(first.body, 'spread', 'home').odds.american).not.toBe('-112');
+      const game = await t.get(`${BASE}/games/${GAME}?as_of=2026-01-24T16:59:00Z&include_boxscore=false`, key);
+      expect(game.body.data.markets.spread.outcomes.find((o: any) => o.book_id === DK && o.side === 'home')).toMatchObject({ point: -11.5, odds: { american: '-112' } });
+    });
+
+    test('when as_of falls during the game, then the live prices of that moment are shown', async () => {
+      const res = await t.get(`${BASE}/games/${GAME}/markets?book_id=${DK}&as_of=2026-01-24T18:00:00Z`, key);
+      expect(dkOutcome(res.body, 'moneyline', 'home')).toMatchObject({ is_live: true });
+    });
+
+    test('when as_of is before any price, then the game has no outcomes', async () => {
+      const res = await t.get(`${BASE}/games/${GAME}/markets?as_of=2026-01-01T00:00:00Z`, key);
+      expect(res.body.data.markets.spread).toMatchObject({ count: 0, outcomes: [] });
+    });
+
+    test('when as_of is malformed or the plan lacks history, then 400 or 403', async () => {
+      const bad = await t.get(`${BASE}/games/${GAME}/markets?as_of=noon`, key);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toContain('invalid parameter as_of: must be an ISO 8601 instant');
+      const starter = (await t.createKey('starter')).key;
+      const denied = await t.get(`${BASE}/games/${GAME}?as_of=2026-01-24T16:59:00Z`, starter);
+      expect(denied.status).toBe(403);
+      expect((await t.get(`${BASE}/games/${GAME}`, starter)).status).toBe(200);
+    });
+  });
+
   describe('POST /clv', () => {
     const spreadBet = { game_id: GAME, book_id: DK, market_type: 'spread', side: 'home', line: -11.5, price: -110, placed_at: '2026-01-24T12:00:00Z' };
 

@@ -864,7 +864,12 @@ export type Query = {
   closingLines: Array<ClosingLine>;
   /** Consensus per game of a league-local day (default today), ordered like games. */
   consensus: Array<ConsensusRecord>;
-  /** One game; with date, only when it starts on that league-local day. Null when there is none. */
+  /**
+   * One game; with date, only when it starts on that league-local day. Null when there is none.
+   * With asOf (Pro, Elite), its markets are the prices as the service knew them at that instant (the
+   * last price of each outcome seen at or before it; live prices when the instant falls after the
+   * start); the other fields are the game as it is now.
+   */
   game: Maybe<Game>;
   /**
    * Games ordered by start_time, then game_id. date / start_date / end_date are league-local days
@@ -945,6 +950,7 @@ export type QueryConsensusArgs = {
 
 
 export type QueryGameArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   date?: InputMaybe<Scalars['Date']['input']>;
   game_id: Scalars['Int']['input'];
 };
