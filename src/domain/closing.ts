@@ -1,9 +1,6 @@
-import type { ClosingGap } from './vocabulary';
+import type { ClosingGap, CutoffSource } from './vocabulary';
 
 // The closing line (docs/closing-and-grading.md): the last pregame price before the game went live.
-
-/** What the moment a game went live was taken from. */
-export type CutoffSource = 'start_time' | 'first_live_price';
 
 /**
  * The instant closing prices must precede: the game's start time, or the first live price the

@@ -1,4 +1,4 @@
-import { SIDES_BY_MARKET, type MarketType } from '../domain';
+import { SIDES_BY_MARKET, type MarketType, type Side } from '../domain';
 import { invalidParameter } from './arguments';
 
 // The rules of a bet given to betClv / gradeBets (REST: POST /odds/clv and /odds/grade), written
@@ -22,7 +22,7 @@ export function checkBetCount(count: number): void {
 /** A bet as both inputs share it, market/period/side in lower case. */
 export interface BetKey {
   marketType: MarketType;
-  side: string;
+  side: Side;
   line: number | null | undefined;
 }
 

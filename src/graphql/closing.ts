@@ -2,16 +2,14 @@ import type { Game } from '../db/client';
 import { findClosingRows, findGameCaptureFacts, type ClosingRow } from '../db/closing-repository';
 import type { QuoteScope } from '../db/movement-repository';
 import type { SportsbookRow } from '../db/odds-repository';
-import { americanToDecimal, closingCutoff, closingGap, decimalToFractional, type ClosingGap, type DevigMethod, type League } from '../domain';
-import type { ClosingGap as ClosingGapValue, ClosingLine, ClosingPrice } from './__generated__/resolvers-types';
+import { americanToDecimal, closingCutoff, closingGap, decimalToFractional, type ClosingGap, type DevigMethod, type League, type MarketType, type Period, type Side } from '../domain';
+import type { ClosingLine, ClosingPrice } from './__generated__/resolvers-types';
 import type { GraphQLContext } from './context';
 import { MarketView, type ListingMarketType, type ListingQuote } from './listings/build-listing';
 import { booksOf } from './quotes';
 
 // Closing lines (docs/closing-and-grading.md): history rows -> the GraphQL ClosingLine shape, and
 // the fair close of a market from every real book's closing pair.
-
-const upper = <T extends string>(value: string) => value.toUpperCase() as T;
 
 /** A price block of American odds. */
 export function priceOf(american: number): ClosingPrice {
@@ -55,15 +53,15 @@ export async function loadClosing(ctx: GraphQLContext, games: readonly Game[], s
       bookId: r.bookId,
       bookName: book?.name ?? null,
       bookIsAggregate: book?.isAggregate ?? false,
-      marketType: upper(r.marketType),
-      period: upper(r.period),
-      side: upper(r.side),
+      marketType: r.marketType as MarketType,
+      period: r.period as Period,
+      side: r.side as Side,
       point: r.close?.point ?? null,
       price: r.close ? priceOf(r.close.american) : null,
       capturedAt: r.close?.seenAt ?? null,
-      missingReason: gap ? upper<ClosingGapValue>(gap) : null,
+      missingReason: gap,
       cutoffAt: g.cutoffAt,
-      cutoffSource: upper(g.source),
+      cutoffSource: g.source,
       settled: g.settled,
     };
   });

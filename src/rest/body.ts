@@ -68,14 +68,14 @@ export const objectError =
     issue.code === 'unrecognized_keys' ? `unknown field ${(issue.keys ?? []).join(', ')}` : issue.input === undefined ? 'is required' : message;
 
 /** One of `values` (as sent, case-insensitive), returned upper-cased for a GraphQL enum. */
-export function enumValue<const V extends string>(values: readonly V[], aliases: Record<string, V> = {}) {
+export function enumValue<const V extends string>(values: readonly V[], aliases: Readonly<Partial<Record<string, V>>> = {}) {
   const message = `must be one of ${[...Object.keys(aliases), ...values].join(', ')}`;
   return z
     .string({ error: requiredOr(message) })
     .transform((v, ctx) => {
       const value = v.trim().toLowerCase();
       // Object.hasOwn: no inherited key (`__proto__`, `constructor`) is ever an alias.
-      const known = Object.hasOwn(aliases, value) ? aliases[value] : (values as readonly string[]).includes(value) ? value : undefined;
+      const known: string | undefined = Object.hasOwn(aliases, value) ? aliases[value] : (values as readonly string[]).includes(value) ? value : undefined;
       if (known === undefined) {
         ctx.addIssue({ code: 'custom', message });
         return z.NEVER;

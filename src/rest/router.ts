@@ -7,10 +7,10 @@ import type { Auth } from '../auth/authenticate';
 import { planVisibility } from '../auth/viewer';
 import { AppError, ERRORS, isDatabaseUnavailable } from '../errors';
 import type { GraphQLContext } from '../graphql/context';
-import { loadOperations } from '../graphql/operations';
+import { loadOperations, variablesFor } from '../graphql/operations';
 import { bodyError, parseJson, readBody } from './body';
 import { errorBody } from './envelope';
-import { enumTree, enumVariables, lowerEnums, raiseEnums, type EnumTree } from './enum-values';
+import { enumTree, lowerEnums, type EnumTree } from './enum-values';
 import { matchesEtag, negotiateEncoding, representation, type Representation, type ResponseCache } from './response-cache';
 import { cacheControlOf, type Route } from './route';
 import { ROUTES } from './routes';
@@ -70,10 +70,11 @@ type Outcome = { representation: Representation } | { error: AppError; cause: un
 interface CompiledRoute {
   route: Route;
   document: DocumentNode;
+  /** Parameters (the spec's lower-case words) to the operation's variables (enum value names). */
+  variables: (values: Record<string, unknown>) => Record<string, unknown>;
   match: MatchFunction<Record<string, string>>;
-  /** Result keys holding enum values (lowered for REST) and enum variables (raised for GraphQL). */
+  /** Result keys holding enum values, lowered for REST (`WON` -> `won`). */
   enums: EnumTree;
-  enumVariables: string[];
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -123,9 +124,9 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     return {
       route,
       document,
+      variables: variablesFor(deps.schema, document),
       match: match<Record<string, string>>(route.path, { decode: decodeURIComponent, sensitive: false, trailing: true }),
       enums: enumTree(deps.schema, document),
-      enumVariables: enumVariables(deps.schema, document),
     };
   });
   const inFlight = new Map<string, Promise<Outcome>>();
@@ -140,7 +141,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     const parsed = c.route.params.safeParse({ ...query, ...pathParams });
     if (!parsed.success) return { error: paramError(parsed.error.issues) };
     const params = parsed.data as Record<string, unknown>;
-    const variables = raiseEnums(c.route.variables ? c.route.variables(params) : params, c.enumVariables);
+    const variables = c.variables(c.route.variables ? c.route.variables(params) : params);
     return { params, variables, variablesKey: JSON.stringify(variables) };
   }
 

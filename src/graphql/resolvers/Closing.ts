@@ -16,7 +16,7 @@ import {
   type PeriodPoints,
   VOID_STATUSES,
 } from '../../domain';
-import type { BetClv, BetGrade, BetResult as BetResultValue, ClosingLine, ClvAgainstClose, FairClose, OutcomeResolvers, QueryResolvers } from '../__generated__/resolvers-types';
+import type { BetClv, BetGrade, ClosingLine, ClvAgainstClose, FairClose, OutcomeResolvers, QueryResolvers } from '../__generated__/resolvers-types';
 import { dayOrToday, invalidParameter, list } from '../arguments';
 import { checkBet, checkBetCount, checkPrice } from '../bets';
 import { closingMarket, leagueOf, loadClosing, priceOf, type ClosingSet } from '../closing';
@@ -25,12 +25,8 @@ import type { MarketView } from '../listings/build-listing';
 import type { Outcome as OutcomeModel } from '../mappers';
 
 // Query.closingLines, Query.betClv, Query.gradeBets and Outcome.result (schema/closing.graphql,
-// docs/closing-and-grading.md). Enum values arrive and leave in UPPER_CASE; the stored vocabulary
-// is lower case.
+// docs/closing-and-grading.md). Enum values arrive and leave as the domain's words (src/graphql/enums.ts).
 
-const lower = <T extends string>(value: string) => value.toLowerCase() as T;
-const upper = <T extends string>(value: string) => value.toUpperCase() as T;
-const lowerAll = (values: readonly string[] | null | undefined) => values?.map((v) => v.toLowerCase());
 
 /** Most games one closingLines request reads (a league day has at most about 15). */
 const MAX_CLOSING_GAMES = 1000;
@@ -87,15 +83,15 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
     // Game ids pick the games: without an explicit date they are not limited to today.
     const range = gameIds && !args.date ? {} : dayOrToday(args.date, ctx.now, ctx.timeZone);
     const { items } = await findGames(ctx.db.prisma, { ...range, gameIds }, { limit: MAX_CLOSING_GAMES, offset: 0 });
-    const scope = { bookIds: list(args.bookId), marketTypes: lowerAll(args.marketType), periods: lowerAll(args.period), sides: lowerAll(args.side) };
+    const scope = { bookIds: list(args.bookId), marketTypes: list(args.marketType), periods: list(args.period), sides: list(args.side) };
     return (await loadClosing(ctx, items, scope)).lines;
   },
 
   betClv: async (_root, args, ctx) => {
     checkBetCount(args.bets.length);
-    const method = lower<DevigMethod>(args.devigMethod ?? 'POWER');
+    const method: DevigMethod = args.devigMethod ?? 'power';
     const bets = args.bets.map((b, i) => {
-      const bet = { ...b, marketType: lower<MarketType>(b.marketType), side: lower<string>(b.side), period: lower<string>(b.period ?? 'FULL_GAME'), line: b.line ?? null };
+      const bet = { ...b, period: b.period ?? 'full_game', line: b.line ?? null };
       checkBet(i, bet);
       checkPrice(i, bet.price);
       return bet;
@@ -121,9 +117,9 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
     for (const [index, b] of bets.entries()) {
       const game = games.get(b.gameId)!;
       const info = set.games.get(b.gameId)!;
-      const find = (bookId: number) => lines.get(`${b.gameId}|${bookId}|${upper(b.marketType)}|${upper(b.period)}|${upper(b.side)}`);
+      const find = (bookId: number) => lines.get(`${b.gameId}|${bookId}|${b.marketType}|${b.period}|${b.side}`);
       // An outcome the book never quoted has no row: its gap follows from the game's captures alone.
-      const gapOf = (line: ClosingLine | undefined) => (line ? line.missingReason : upper<NonNullable<ClosingLine['missingReason']>>(closingGap(false, info.firstSeenAt, info.cutoffAt)!));
+      const gapOf = (line: ClosingLine | undefined) => (line ? line.missingReason : closingGap(false, info.firstSeenAt, info.cutoffAt));
       const bookLine = find(b.bookId);
       const sharpLine = sharpId === null ? undefined : find(sharpId);
 
@@ -139,8 +135,8 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
       if (ref) {
         const clv = clvAgainstFair(betDecimal, ref.probability);
         fair = {
-          devigMethod: upper(method),
-          source: upper(ref.reference),
+          devigMethod: method,
+          source: ref.reference,
           bookCount: ref.reference_book_count,
           referenceLine: ref.reference_point,
           pointAdjusted: ref.point_adjusted,
@@ -154,9 +150,9 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
         index,
         gameId: b.gameId,
         bookId: b.bookId,
-        marketType: upper(b.marketType),
-        period: upper(b.period),
-        side: upper(b.side),
+        marketType: b.marketType,
+        period: b.period,
+        side: b.side,
         line: b.line,
         price: priceOf(b.price),
         placedAt: b.placedAt ?? null,
@@ -174,7 +170,7 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
   gradeBets: async (_root, args, ctx) => {
     checkBetCount(args.bets.length);
     const bets = args.bets.map((b, i) => {
-      const bet = { ...b, marketType: lower<MarketType>(b.marketType), side: lower<string>(b.side), period: lower<string>(b.period ?? 'FULL_GAME'), line: b.line ?? null };
+      const bet = { ...b, period: b.period ?? 'full_game', line: b.line ?? null };
       checkBet(i, bet);
       return bet;
     });
@@ -189,12 +185,12 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
         return {
           index,
           gameId: b.gameId,
-          marketType: upper(b.marketType),
-          period: upper(b.period),
-          side: upper(b.side),
+          marketType: b.marketType,
+          period: b.period,
+          side: b.side,
           line: b.line,
           gameStatus: game.status,
-          result: grade ? upper<BetResultValue>(grade.result) : null,
+          result: grade?.result ?? null,
           homePoints: points?.home ?? null,
           awayPoints: points?.away ?? null,
           gradedAt,
@@ -219,7 +215,7 @@ async function outcomeGrade(q: OutcomeModel, ctx: GraphQLContext) {
 export const OutcomeGrade: Pick<OutcomeResolvers, 'result' | 'gradedAt'> = {
   result: async (q, _a, ctx) => {
     const grade = (await outcomeGrade(q, ctx))?.grade;
-    return grade ? upper<BetResultValue>(grade.result) : null;
+    return grade?.result ?? null;
   },
   gradedAt: async (q, _a, ctx) => (await outcomeGrade(q, ctx))?.gradedAt ?? null,
 };

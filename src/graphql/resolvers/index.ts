@@ -1,5 +1,5 @@
 import type { Resolvers } from '../__generated__/resolvers-types';
-import { Account, AdminQuery, Mutation } from './Admin';
+import { Account, AdminQuery, ApiKeyListing, Mutation } from './Admin';
 import { ClosingQuery, OutcomeGrade } from './Closing';
 import { BettingInfo, ConsensusRecord } from './Consensus';
 import { Boxscore, Game } from './Game';
@@ -8,7 +8,9 @@ import { ListingQuery } from './Listing';
 import { LiveHistoricalQuery } from './LiveHistorical';
 import { LiveMovementQuery } from './LiveMovement';
 import { LiveOdds, LiveOddsFields, LiveQuery } from './LiveOdds';
+import { LiveGameChange, LiveOddsChange, LiveQuoteChange } from './LiveOddsChange';
 import { Query } from './Query';
+import { enumResolvers } from '../enums';
 import { scalarResolvers } from './scalars';
 import { Subscription } from './Subscription';
 import { League, Sportsbook, Team } from './Team';
@@ -17,8 +19,9 @@ import { League, Sportsbook, Team } from './Team';
 // file (e.g. Listing.ts exporting `{ Query: {...}, Listing: {...} }`) and one line below.
 export const resolvers: Resolvers[] = [
   scalarResolvers,
+  enumResolvers,
   { Query, Mutation },
-  { Query: AdminQuery, Account },
+  { Query: AdminQuery, Account, ApiKeyListing },
   { Game, Boxscore, Team, League, Sportsbook },
   { Markets, Market, Outcome },
   { ConsensusRecord, BettingInfo },
@@ -27,5 +30,5 @@ export const resolvers: Resolvers[] = [
   { Query: LiveMovementQuery },
   { Query: LiveHistoricalQuery },
   { Query: ClosingQuery, Outcome: OutcomeGrade },
-  { Subscription },
+  { Subscription, LiveOddsChange, LiveGameChange, LiveQuoteChange },
 ];

@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { MAX_BETS } from '../../graphql/bets';
 import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS } from '../../graphql/listings/build-listing';
-import { MARKET_TYPES, PERIODS, SIDES } from '../../graphql/arguments';
+import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { enumValue, objectError, requiredOr } from '../body';
 import { list } from '../envelope';
 import { date, ids, someOf } from '../params';
 import { defineRoutes } from '../route';
-import { PERIOD_VALUES } from './periods';
+import { PERIOD_ALIASES } from './periods';
+
+const MARKET_TYPES = ENUM_VOCABULARY.MarketType;
+const PERIODS = ENUM_VOCABULARY.Period;
+const SIDES = ENUM_VOCABULARY.Side;
+const PERIOD_VALUES = ['full', ...PERIODS];
 
 // Closing lines, closing-line value and grading (docs/closing-and-grading.md). The POST bodies are
 // checked and renamed here (snake_case -> the GraphQL input's camelCase, enum values upper-cased);
@@ -16,7 +21,7 @@ import { PERIOD_VALUES } from './periods';
 const int = (message: string) => z.number({ error: requiredOr(message) }).int({ error: message });
 const gameId = int('must be an integer game id').min(1, { error: 'must be an integer game id' });
 const line = z.number({ error: 'must be a number (a multiple of 0.5) or null' }).nullable().optional();
-const period = enumValue(PERIODS, { full: 'full_game' }).optional();
+const period = enumValue(PERIODS, PERIOD_ALIASES).optional();
 const betFields = {
   game_id: gameId,
   market_type: enumValue(MARKET_TYPES),
@@ -76,11 +81,10 @@ export const closingRoutes = defineRoutes([
       date: date('Games starting on this league-local day (LEAGUE_TIME_ZONE); default today when game_id is absent'),
       book_id: ids('Only these sportsbooks'),
       market_type: someOf('Only these markets', MARKET_TYPES),
-      period: someOf('Only these periods (full is an alias of full_game)', PERIOD_VALUES),
+      period: someOf('Only these periods (full is an alias of full_game)', PERIODS, PERIOD_ALIASES),
       side: someOf('Only these sides', SIDES),
     }),
     operation: 'ClosingLines',
-    variables: ({ period: periods, ...rest }) => ({ ...rest, period: periods?.map((p: string) => (p === 'full' ? 'full_game' : p)) }),
     envelope: list('closing'),
     tags: ['closing'],
     freshness: 'history',
