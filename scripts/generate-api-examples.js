@@ -51,6 +51,10 @@ async function main() {
     const res = await fetch(base + PREFIX + url, { headers: key ? { authorization: `Bearer ${key}` } : {} });
     return { status: res.status, body: await res.json() };
   };
+  const post = async (url, body, key) => {
+    const res = await fetch(base + PREFIX + url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+    return { status: res.status, body: await res.json() };
+  };
 
   try {
     const games = (await get(`/games?date=${DAY}&include_markets=false&include_boxscore=false`, elite)).body.data;
@@ -77,12 +81,27 @@ async function main() {
       LiveOdds: `/live?game_id=${live.game_id}&market_type=moneyline&book_id=${book}`,
       LiveMovement: `/live/movement?game_id=${live.game_id}&market_type=spread&book_id=${book}&period=full_game`,
       HistoricalOdds: `/historical?start_date=${DAY}&end_date=${DAY}&game_id=${finished.game_id}&market_type=total&book_id=${book}`,
+      ClosingLines: `/closing?game_id=${finished.game_id}&book_id=${book}&market_type=moneyline`,
     };
     const operations = {};
     for (const [operationId, url] of Object.entries(REQUESTS)) {
       const res = await get(url, elite);
       if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
       operations[operationId] = { request: `GET ${PREFIX}${url}`, body: res.body };
+    }
+
+    // The POST routes, asked about a bet on the finished game's moneyline at its close.
+    const close = operations.ClosingLines.body.data.find((c) => c.price && c.side === 'home');
+    if (!close) throw new Error('the fixture no longer has a moneyline close for the finished game');
+    const bet = { game_id: finished.game_id, book_id: book, market_type: 'moneyline', period: 'full_game', side: 'home', price: close.price.american + 10, placed_at: close.captured_at };
+    const BODIES = {
+      BetClv: ['/clv', { bets: [bet], devig: 'power' }],
+      GradeBets: ['/grade', { bets: [{ game_id: bet.game_id, market_type: 'moneyline', side: 'home' }, { game_id: bet.game_id, market_type: 'moneyline', side: 'away' }] }],
+    };
+    for (const [operationId, [url, body]] of Object.entries(BODIES)) {
+      const res = await post(url, JSON.stringify(body), elite);
+      if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
+      operations[operationId] = { request: `POST ${PREFIX}${url} ${JSON.stringify(body)}`, body: res.body };
     }
 
     const errors = {};
@@ -95,6 +114,9 @@ async function main() {
     await record(401, '/games');
     await record(403, `/historical?start_date=${DAY}&end_date=${DAY}`, starter);
     await record(404, '/games/1', elite);
+    const large = await post('/grade', JSON.stringify({ bets: [], padding: 'x'.repeat(101 * 1024) }), elite);
+    if (large.status !== 413) throw new Error(`POST /grade with 101 kB: expected 413, got ${large.status}`);
+    errors[413] = { request: `POST ${PREFIX}/grade with a body of 101 kB`, body: large.body };
     await get('/sportsbooks', starter); // the starter's second request of the minute
     await record(429, '/sportsbooks', starter); // and its third: refused
     // 500 and 503 cannot be provoked on a healthy service: their bodies are the router's own

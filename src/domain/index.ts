@@ -12,3 +12,6 @@ export { normalCdf } from './normal';
 export * from './book-pricing';
 export * from './local-day';
 export * from './vocabulary';
+export * from './grading';
+export * from './clv';
+export * from './closing';

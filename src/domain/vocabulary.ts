@@ -81,3 +81,31 @@ export function textProblem(value: string, max: number): string | null {
   }
   return null;
 }
+
+/** Results of a graded bet (docs/closing-and-grading.md). */
+export const BET_RESULTS = ['won', 'lost', 'push', 'void'] as const;
+export type BetResult = (typeof BET_RESULTS)[number];
+
+/** Statuses whose score is the final one: bets on these games are graded. */
+export const FINAL_STATUSES: readonly string[] = ['finished', 'closed'];
+
+/** Statuses of games that were not played as scheduled: every bet on them is void. */
+export const VOID_STATUSES: readonly string[] = ['postponed', 'cancelled'];
+
+/**
+ * Why a book has no closing price for an outcome it quoted at some point (docs/closing-and-grading.md):
+ * - `no_capture_before_start`: the service holds no capture of the game before it went live, so no
+ *   book has a closing line for it;
+ * - `not_quoted_before_start`: the game was captured before it went live, but this book's outcome
+ *   was first seen only afterwards (a live price, or a pregame price first listed after tip-off).
+ */
+export const CLOSING_GAPS = ['no_capture_before_start', 'not_quoted_before_start'] as const;
+export type ClosingGap = (typeof CLOSING_GAPS)[number];
+
+/** What the instant a game went live was taken from: its start time, or an earlier first live price. */
+export const CUTOFF_SOURCES = ['start_time', 'first_live_price'] as const;
+export type CutoffSource = (typeof CUTOFF_SOURCES)[number];
+
+/** Where a fair closing probability comes from: the sharp book's pair, or the consensus of every book's. */
+export const FAIR_SOURCES = ['sharp', 'consensus'] as const;
+export type FairSource = (typeof FAIR_SOURCES)[number];

@@ -1,6 +1,10 @@
 import { GraphQLEnumType, type GraphQLSchema } from 'graphql';
 import {
+  BET_RESULTS,
+  CLOSING_GAPS,
+  CUTOFF_SOURCES,
   DEVIG_METHODS,
+  FAIR_SOURCES,
   LISTING_PERIODS,
   LISTING_SORTS,
   LIVE_MARKET_TYPES,
@@ -31,6 +35,10 @@ export const ENUM_VOCABULARY = {
   DevigMethod: DEVIG_METHODS,
   Plan: PLANS,
   SubscriptionStatus: SUBSCRIPTION_STATUSES,
+  BetResult: BET_RESULTS,
+  ClosingGap: CLOSING_GAPS,
+  ClosingCutoffSource: CUTOFF_SOURCES,
+  FairCloseSource: FAIR_SOURCES,
 } as const satisfies Record<string, readonly string[]>;
 
 export type EnumName = keyof typeof ENUM_VOCABULARY;

@@ -82,7 +82,8 @@ function outputSchema(type: GraphQLOutputType, set: SelectionSetNode | undefined
   let schema: JsonSchema;
   if (isListType(inner)) schema = { type: 'array', items: outputSchema(inner.ofType, set, fragments) };
   else if (isObjectType(inner) && set) schema = selectionSchema(inner, set, fragments);
-  else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.name) };
+  // REST and Socket.IO speak enum values in lower case (src/rest/enum-values.ts).
+  else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.name.toLowerCase()) };
   else if (isScalarType(inner)) schema = SCALARS[inner.name] ?? {};
   else schema = {};
   return isNonNullType(type) ? schema : nullable(schema);

@@ -28,9 +28,9 @@ export interface Market {
 /**
  * A quote as an outcome. `teamRow` is the outcome's team when the parent market preloaded the game's
  * two teams: a game page has hundreds of outcomes, and one loader call each was a measurable share
- * of its execution time.
+ * of its execution time. `gameRow` is the outcome's game, likewise preloaded (its grade needs the status).
  */
-export type Outcome = Prisma.Quote & { teamRow?: Prisma.Team | null };
+export type Outcome = Prisma.Quote & { teamRow?: Prisma.Team | null; gameRow?: Prisma.Game };
 
 /** One game's consensus record (its quotes and betting rows come from the loaders). */
 export interface ConsensusRecord {

@@ -68,6 +68,11 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
     description: "The key's subscription expired or is inactive, or its plan does not include this endpoint (live movement and historical need Pro or Elite)",
     headers: { 'X-Request-Id': header('X-Request-Id'), ...RATE_HEADERS },
   },
+  413: {
+    name: 'PayloadTooLarge',
+    description: 'The JSON body of a POST route is larger than 100 kB',
+    headers: { 'X-Request-Id': header('X-Request-Id'), ...RATE_HEADERS },
+  },
   404: { name: 'NotFound', description: `No game with this id (${ERRORS.GAME_NOT_FOUND.message})`, headers: { 'X-Request-Id': header('X-Request-Id'), ...RATE_HEADERS } },
   429: {
     name: 'TooManyRequests',
@@ -133,7 +138,9 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
         ...(meta.list && { style: 'form', explode: true }),
       };
     });
-    parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
+    const post = route.method === 'POST';
+    // A POST answer is one caller's own question: never cached, so no conditional request.
+    if (!post) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
     // A route without an example yet still serves (rest-openapi.test.ts asks for one per response).
     const example = examples.operations[operationId];
     const responses: Record<string, unknown> = {
@@ -147,20 +154,23 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
           },
         },
       },
-      304: { $ref: '#/components/responses/NotModified' },
+      ...(!post && { 304: { $ref: '#/components/responses/NotModified' } }),
     };
-    for (const status of [...new Set([...COMMON_ERRORS, ...(route.errors ?? [])])].sort()) {
+    for (const status of [...new Set([...COMMON_ERRORS, ...(post ? [413] : []), ...(route.errors ?? [])])].sort()) {
       responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
     }
     const refused = Object.entries(route.refuses ?? {}).map(([name, why]) => `The parameter ${name} is refused with a 400: ${why}.`);
     const description = [route.description, ...refused].filter(Boolean).join(' ');
     paths[prefix + openApiPath(route.path)] = {
-      get: {
+      [post ? 'post' : 'get']: {
         operationId,
         summary: route.summary,
         ...(description && { description }),
         ...(route.tags && { tags: route.tags }),
         parameters,
+        ...(route.body && {
+          requestBody: { required: true, description: route.body.description, content: { 'application/json': { schema: route.body.openapi } } },
+        }),
         responses,
       },
     };
@@ -172,7 +182,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
       version: '1.0.0',
       summary: 'Basketball games, boxscores and sportsbook odds with value metrics, live odds and history',
       description:
-        'Every route is a GET under /api/v1/nba/odds and needs an API key (Authorization: Bearer sk_...). ' +
+        'Every route is under /api/v1/nba/odds (a GET, except the POST routes that take a list of bets) and needs an API key (Authorization: Bearer sk_...). ' +
         'Successful answers are `{ success: true, data, ... }`, failures `{ success: false, error }`. ' +
         'Unknown query parameters are ignored (except those a route refuses, named in its description). ' +
         `Error codes behind each status: ${COMMON_ERRORS.concat(404).sort().map((s) => `${s} ${codesOf(s).join('/')}`).join('; ')}. ` +
@@ -210,5 +220,6 @@ const TAGS = [
   { name: 'markets', description: 'Prices across games with value metrics: true probability, edge, EV (spec 4.5-4.7)' },
   { name: 'live', description: 'Live odds and line movement of the games being played (spec 4.8-4.9)' },
   { name: 'historical', description: 'Closing lines and past states of the odds (spec 4.10)' },
+  { name: 'closing', description: 'Closing lines with provenance, closing-line value of bets and grading from final scores' },
   { name: 'reference', description: 'Teams, leagues, sportsbooks, consensus and public betting (spec 4.11-4.15)' },
 ];

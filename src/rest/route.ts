@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Envelope } from './envelope';
+import type { Envelope, JsonSchema } from './envelope';
 
 /**
  * One REST route: a GET path under /api/v1/nba/odds, its parameters, the named GraphQL operation it
@@ -10,6 +10,13 @@ import type { Envelope } from './envelope';
 export interface Route {
   /** Express-style path relative to /api/v1/nba/odds, e.g. '/games/:game_id'. */
   path: string;
+  /** GET (default; HEAD too) or POST (a JSON body, never cached). */
+  method?: 'GET' | 'POST';
+  /**
+   * The JSON body of a POST route: a zod schema whose output is merged into the variables (it
+   * renames and checks; src/rest/body.ts), and its OpenAPI schema.
+   */
+  body?: { schema: z.ZodType<Record<string, unknown>>; openapi: JsonSchema; description: string };
   /** One line for the OpenAPI document. */
   summary: string;
   description?: string;

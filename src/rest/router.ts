@@ -8,7 +8,9 @@ import { planVisibility } from '../auth/viewer';
 import { AppError, ERRORS, isDatabaseUnavailable } from '../errors';
 import type { GraphQLContext } from '../graphql/context';
 import { loadOperations, variablesFor } from '../graphql/operations';
+import { bodyError, parseJson, readBody } from './body';
 import { errorBody } from './envelope';
+import { enumTree, lowerEnums, type EnumTree } from './enum-values';
 import { matchesEtag, negotiateEncoding, representation, type Representation, type ResponseCache } from './response-cache';
 import { cacheControlOf, type Route } from './route';
 import { ROUTES } from './routes';
@@ -71,6 +73,8 @@ interface CompiledRoute {
   /** Parameters (the spec's lower-case words) to the operation's variables (enum value names). */
   variables: (values: Record<string, unknown>) => Record<string, unknown>;
   match: MatchFunction<Record<string, string>>;
+  /** Result keys holding enum values, lowered for REST (`WON` -> `won`). */
+  enums: EnumTree;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -119,7 +123,13 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     const document = operations.get(route.operation);
     if (!document) throw new Error(`route ${route.path}: no operation file src/graphql/operations/${route.operation}.graphql`);
     // Express's matching: case-insensitive, an optional trailing slash, parameters URI-decoded.
-    return { route, document, variables: variablesFor(deps.schema, document), match: match<Record<string, string>>(route.path, { decode: decodeURIComponent, sensitive: false, trailing: true }) };
+    return {
+      route,
+      document,
+      variables: variablesFor(deps.schema, document),
+      match: match<Record<string, string>>(route.path, { decode: decodeURIComponent, sensitive: false, trailing: true }),
+      enums: enumTree(deps.schema, document),
+    };
   });
   const inFlight = new Map<string, Promise<Outcome>>();
   // The answers asked for most recently (what to warm). The caller's Auth is kept only for its plan's
@@ -143,7 +153,8 @@ export function createRestHandler(deps: RestDeps): RestHandler {
   async function runOperation(c: CompiledRoute, variables: Record<string, unknown>, params: Record<string, unknown>, auth: Auth): Promise<Outcome> {
     const result = await execute({ schema: deps.schema, document: c.document, variableValues: variables, contextValue: deps.createContext(auth) });
     if (result.errors?.length) return { error: appErrorOf(result.errors[0]!), cause: result.errors[0]!.originalError ?? result.errors[0] };
-    const body = c.route.envelope.body(result.data as Record<string, unknown>, params);
+    const data = Object.keys(c.enums).length ? lowerEnums(result.data, c.enums) : result.data;
+    const body = c.route.envelope.body(data as Record<string, unknown>, params);
     return { representation: representation(Buffer.from(JSON.stringify(body)), cacheControlOf(c.route, body)) };
   }
 
@@ -206,7 +217,16 @@ export function createRestHandler(deps: RestDeps): RestHandler {
         parsedUrls.set(url, parsed);
       }
       if ('error' in parsed) return fail(parsed.error);
-      const outcome = await outcomeOf(c, parsed, auth);
+      let outcome: Outcome;
+      if (c.route.body) {
+        // A POST body is one caller's own question: it is run, never cached or warmed.
+        const json = parseJson(await readBody(req));
+        const body = c.route.body.schema.safeParse(json);
+        if (!body.success) return fail(bodyError(body.error.issues));
+        outcome = await runOperation(c, { ...parsed.variables, ...body.data }, parsed.params, auth);
+      } else {
+        outcome = await outcomeOf(c, parsed, auth);
+      }
       if ('error' in outcome) {
         if (outcome.error.code === 'INTERNAL') deps.onError(outcome.cause, req);
         return fail(outcome.error);
@@ -247,13 +267,15 @@ export function createRestHandler(deps: RestDeps): RestHandler {
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (method !== 'GET' && method !== 'POST') return false;
     const url = req.url ?? '/';
     if (!url.startsWith(prefix)) return false;
     const q = url.indexOf('?');
     const path = q === -1 ? url.slice(prefix.length) : url.slice(prefix.length, q);
     const search = q === -1 ? '' : url.slice(q + 1);
     for (const c of compiled) {
+      if ((c.route.method ?? 'GET') !== method) continue;
       let found: ReturnType<CompiledRoute['match']>;
       try {
         found = c.match(path);

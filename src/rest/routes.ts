@@ -1,4 +1,5 @@
 import type { Route } from './route';
+import { closingRoutes } from './routes/closing';
 import { gameRoutes } from './routes/games';
 import { listingRoutes } from './routes/listings';
 import { liveRoutes } from './routes/live';
@@ -10,7 +11,7 @@ export type { Route } from './route';
  * The route table: every REST route of the service. Each area keeps its routes in
  * src/rest/routes/<area>.ts and adds one line here (see src/rest/README.md).
  */
-export const ROUTES: readonly Route[] = [...area('games', gameRoutes), ...area('reference', referenceRoutes), ...listingRoutes, ...liveRoutes];
+export const ROUTES: readonly Route[] = [...area('games', gameRoutes), ...area('reference', referenceRoutes), ...listingRoutes, ...liveRoutes, ...closingRoutes];
 
 /** Routes of an area under its OpenAPI tag (unless a route names its own). */
 function area(tag: string, routes: readonly Route[]): Route[] {

@@ -91,7 +91,8 @@ test('the OpenAPI document lists the REST routes to fuzz', () => {
 });
 
 describe('when every documented REST parameter gets hostile values, then no answer is a 5xx', () => {
-  const paths = (): [string, any][] => Object.entries(doc.paths).map(([path, item]: [string, any]) => [path, item.get]);
+  // GET routes (the POST routes' bodies are fuzzed in closing.test.ts).
+  const paths = (): [string, any][] => Object.entries(doc.paths).flatMap(([path, item]: [string, any]) => (item.get ? [[path, item.get]] : []));
 
   test('every route, every parameter (generated)', async () => {
     let seed = 12;

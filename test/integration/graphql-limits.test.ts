@@ -88,11 +88,11 @@ test('when a list is asked for at a size past the plan budget, then it is refuse
 
 test('when every REST operation runs at its largest page with every switch on, then it fits the smallest budget', () => {
   const schema = buildSchema();
-  // An enum variable takes its first value (MONEYLINE); a list variable accepts one item.
+  // An enum variable takes its first value (MONEYLINE); a list variable accepts one item; a list of input objects (bets) an empty list.
   const valueOf = (name: string, type: string) => {
     const named = schema.getType(type.replace(/[[\]!]/g, ''));
     if (isEnumType(named)) return named.getValues()[0]!.name;
-    return /Boolean/.test(type) ? true : /Int/.test(type) ? (name === 'limit' ? 100 : 1) : /String/.test(type) ? 'moneyline' : null;
+    return /Input/.test(type) ? [] : /Boolean/.test(type) ? true : /Int/.test(type) ? (name === 'limit' ? 100 : 1) : /String/.test(type) ? 'moneyline' : null;
   };
   for (const [name, document] of loadOperations(schema)) {
     const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);

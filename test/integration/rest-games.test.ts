@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const get = (path: string) => t.get(BASE + path, key);
-type Query<P extends keyof paths> = NonNullable<paths[P]['get']['parameters']['query']>;
+type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
 type GamesQuery = Query<'/api/v1/nba/odds/games'>;
 type GameQuery = Query<'/api/v1/nba/odds/games/{game_id}'>;
 type MarketsQuery = Query<'/api/v1/nba/odds/games/{game_id}/markets'>;
@@ -35,7 +35,7 @@ const GAME_FIELDS = [
   'updated_at',
 ];
 const TEAM_FIELDS = ['id', 'full_name', 'display_name', 'short_name', 'location', 'abbr', 'logo', 'primary_color', 'secondary_color', 'conference_type', 'division_type', 'url_slug', 'standings', 'core_id'];
-const OUTCOME_FIELDS = ['outcome_id', 'book_id', 'market_type', 'side', 'team_id', 'team', 'point', 'odds', 'is_live', 'is_available', 'line_status', 'period'];
+const OUTCOME_FIELDS = ['outcome_id', 'book_id', 'market_type', 'side', 'team_id', 'team', 'point', 'odds', 'is_live', 'is_available', 'line_status', 'period', 'result', 'graded_at'];
 
 describe('GET /games', () => {
   test('when listing a day, then every game has every spec field, ordered by start_time then game_id', async () => {

@@ -276,6 +276,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nba/odds/closing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Closing lines: the last pregame price of every game, book, market, period and side before the game went live
+         * @description One entry per outcome a book quoted (pregame or live). price/point: the last pregame price seen strictly before cutoff_at (the start time, or the first live price when that came earlier); captured_at: the capture it was first seen in. Without a close, price is null and missing_reason says why (no_capture_before_start, not_quoted_before_start). settled is false until the game goes live.
+         */
+        get: operations["ClosingLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/nba/odds/clv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Closing-line value of up to 500 bets: against the close at the bet's book, at the sharp book, and against the de-vigged fair close
+         * @description cents: cents(bet) - cents(close) on the American cents scale (-105 to +105 is 10 cents); implied_probability: implied(close) - implied(bet); both only when the close is at the bet's line (same_line). fair: the fair probability of the bet's side at its line (sharp book's closing pair, else the consensus of every real book's, moved by the key-number model when no pair is at the bet's line) and clv_ev_percent = (p * decimal - 1) * 100.
+         */
+        post: operations["BetClv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/nba/odds/grade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grades (won, lost, push, void) of up to 500 bets from the games' final scores
+         * @description result is null until the game is final (finished or closed); postponed and cancelled games void every bet, and so does a missing period score. graded_at is when the feed last changed the score graded: a score correction re-grades and moves it.
+         */
+        post: operations["GradeBets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -344,6 +404,19 @@ export interface components {
         };
         /** @description No game with this id (game not found) */
         NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The JSON body of a POST route is larger than 100 kB */
+        PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -702,6 +775,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                         */
+                                        graded_at: string | null;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -777,6 +860,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                         */
+                                        graded_at: string | null;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -852,6 +945,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                         */
+                                        graded_at: string | null;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -900,6 +1003,8 @@ export interface operations {
             query?: {
                 /** @description League-local day (LEAGUE_TIME_ZONE) the game starts on; resolves a game id to that day */
                 date?: string;
+                /** @description Extension (Pro, Elite): an ISO 8601 instant; the markets as the service knew them then (docs/closing-and-grading.md) */
+                as_of?: string;
                 /** @description false omits markets */
                 include_markets?: boolean;
                 /** @description false omits boxscore */
@@ -936,7 +1041,12 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description One game; with date, only when it starts on that league-local day. Null when there is none. */
+                        /**
+                         * @description One game; with date, only when it starts on that league-local day. Null when there is none.
+                         *     With asOf (Pro, Elite), its markets are the prices as the service knew them at that instant (the
+                         *     last price of each outcome seen at or before it; live prices when the instant falls after the
+                         *     start); the other fields are the game as it is now.
+                         */
                         data: {
                             /** @description The feed's game id. */
                             game_id: number;
@@ -1160,6 +1270,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                         */
+                                        graded_at: string | null;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -1235,6 +1355,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                         */
+                                        graded_at: string | null;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -1310,6 +1440,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                         */
+                                        graded_at: string | null;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -1378,7 +1518,12 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description One game; with date, only when it starts on that league-local day. Null when there is none. */
+                        /**
+                         * @description One game; with date, only when it starts on that league-local day. Null when there is none.
+                         *     With asOf (Pro, Elite), its markets are the prices as the service knew them at that instant (the
+                         *     last price of each outcome seen at or before it; live prices when the instant falls after the
+                         *     start); the other fields are the game as it is now.
+                         */
                         data: {
                             /** @description The feed's game id. */
                             game_id: number;
@@ -1433,6 +1578,8 @@ export interface operations {
             query?: {
                 /** @description League-local day (LEAGUE_TIME_ZONE) the game starts on; resolves a game id to that day */
                 date?: string;
+                /** @description Extension (Pro, Elite): an ISO 8601 instant; the markets as the service knew them then (docs/closing-and-grading.md) */
+                as_of?: string;
                 /** @description Market types (comma-separated and/or repeated) */
                 market_type?: ("moneyline" | "spread" | "total")[];
                 /** @description Sportsbook ids (comma-separated and/or repeated) */
@@ -1471,7 +1618,12 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description One game; with date, only when it starts on that league-local day. Null when there is none. */
+                        /**
+                         * @description One game; with date, only when it starts on that league-local day. Null when there is none.
+                         *     With asOf (Pro, Elite), its markets are the prices as the service knew them at that instant (the
+                         *     last price of each outcome seen at or before it; live prices when the instant falls after the
+                         *     start); the other fields are the game as it is now.
+                         */
                         data: {
                             /** @description The feed's game id. */
                             game_id: number;
@@ -1527,6 +1679,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                         */
+                                        graded_at: string | null;
                                     }[];
                                 };
                                 /** @description Spread market. */
@@ -1577,6 +1739,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                         */
+                                        graded_at: string | null;
                                     }[];
                                 };
                                 /** @description Total (over/under) market. */
@@ -1627,6 +1799,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                         */
+                                        graded_at: string | null;
                                     }[];
                                 };
                             };
@@ -3460,6 +3642,16 @@ export interface operations {
                                             line_status: string | null;
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
                                         }[];
                                         /** @description Null when no real book quotes the market. */
                                         consensus: {
@@ -3535,6 +3727,16 @@ export interface operations {
                                             line_status: string | null;
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
                                         }[];
                                         /** @description Null when no real book quotes the market. */
                                         consensus: {
@@ -3610,6 +3812,16 @@ export interface operations {
                                             line_status: string | null;
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
                                         }[];
                                         /** @description Null when no real book quotes the market. */
                                         consensus: {
@@ -3649,6 +3861,553 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    ClosingLines: {
+        parameters: {
+            query?: {
+                /** @description Only these games (any day unless date is given) (comma-separated and/or repeated) */
+                game_id?: number[];
+                /** @description Games starting on this league-local day (LEAGUE_TIME_ZONE); default today when game_id is absent */
+                date?: string;
+                /** @description Only these sportsbooks (comma-separated and/or repeated) */
+                book_id?: number[];
+                /** @description Only these markets (comma-separated and/or repeated) */
+                market_type?: ("moneyline" | "spread" | "total")[];
+                /** @description Only these periods (full is an alias of full_game) (comma-separated and/or repeated) */
+                period?: ("full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter")[];
+                /** @description Only these sides (comma-separated and/or repeated) */
+                side?: ("home" | "away" | "over" | "under")[];
+            };
+            header?: {
+                /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Closing lines: the last pregame price of every game, book, market, period and side before the game went live */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /**
+                         * @description Closing lines: for every game, book, market, period and side the service captured, the last pregame
+                         *     price seen before the game went live, with its capture time, or the reason there is none. Games of
+                         *     `date` (league-local, default today), or of `gameId` (any day unless `date` is given).
+                         */
+                        data: {
+                            /** @description The game. */
+                            game_id: number;
+                            /** @description The sportsbook. */
+                            book_id: number;
+                            /** @description The sportsbook's name. */
+                            book_name: string | null;
+                            /** @description True for aggregates (Consensus, Open), which are not a place to bet. */
+                            book_is_aggregate: boolean;
+                            /**
+                             * @description The market.
+                             * @enum {string}
+                             */
+                            market_type: "moneyline" | "spread" | "total";
+                            /**
+                             * @description The period.
+                             * @enum {string}
+                             */
+                            period: "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
+                            /**
+                             * @description The side.
+                             * @enum {string}
+                             */
+                            side: "home" | "away" | "over" | "under";
+                            /** @description The side's handicap (spread) or the total (total) of the closing price; null on moneylines and without a close. */
+                            point: number | null;
+                            /** @description The closing price; null when the book had no pregame price before the game went live (see missingReason). */
+                            price: {
+                                /** @description Signed American odds, e.g. -110 or 150. */
+                                american: number;
+                                /** @description Decimal odds. */
+                                decimal: number;
+                                /** @description 1 / decimal, margin included. */
+                                implied_probability: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description Time of the feed capture in which the closing price was first seen (it stood unchanged from then to the cutoff).
+                             */
+                            captured_at: string | null;
+                            /**
+                             * @description Why there is no closing price; null when there is one.
+                             * @enum {string|null}
+                             */
+                            missing_reason: "no_capture_before_start" | "not_quoted_before_start" | null;
+                            /**
+                             * Format: date-time
+                             * @description The instant the game went live: closing prices were all seen strictly before it.
+                             */
+                            cutoff_at: string;
+                            /**
+                             * @description What cutoffAt was taken from.
+                             * @enum {string}
+                             */
+                            cutoff_source: "start_time" | "first_live_price";
+                            /** @description False while the game has not gone live yet: the price is the latest pregame one and may still move. */
+                            settled: boolean;
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    BetClv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description {"bets": [...], "devig": "power"} or a bare array of bets (at most 500). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    bets: {
+                        game_id: number;
+                        /** @enum {string} */
+                        market_type: "moneyline" | "spread" | "total";
+                        /**
+                         * @default full_game
+                         * @enum {string}
+                         */
+                        period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
+                        /** @enum {string} */
+                        side: "home" | "away" | "over" | "under";
+                        /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
+                        line?: number | null;
+                        book_id: number;
+                        /** @description American odds, e.g. -110 or 150 */
+                        price: number;
+                        /**
+                         * Format: date-time
+                         * @description When the bet was placed; before the game went live
+                         */
+                        placed_at?: string;
+                    }[];
+                    /**
+                     * @default power
+                     * @enum {string}
+                     */
+                    devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                } | {
+                    game_id: number;
+                    /** @enum {string} */
+                    market_type: "moneyline" | "spread" | "total";
+                    /**
+                     * @default full_game
+                     * @enum {string}
+                     */
+                    period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
+                    /** @enum {string} */
+                    side: "home" | "away" | "over" | "under";
+                    /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
+                    line?: number | null;
+                    book_id: number;
+                    /** @description American odds, e.g. -110 or 150 */
+                    price: number;
+                    /**
+                     * Format: date-time
+                     * @description When the bet was placed; before the game went live
+                     */
+                    placed_at?: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Closing-line value of up to 500 bets: against the close at the bet's book, at the sharp book, and against the de-vigged fair close */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description Closing-line value of up to 500 bets: the close at the bet's book and at the sharp book, and against the fair close. */
+                        data: {
+                            /** @description The bet's position in the list (0-based). */
+                            index: number;
+                            /** @description The game. */
+                            game_id: number;
+                            /** @description The sportsbook. */
+                            book_id: number;
+                            /**
+                             * @description The market.
+                             * @enum {string}
+                             */
+                            market_type: "moneyline" | "spread" | "total";
+                            /**
+                             * @description The period.
+                             * @enum {string}
+                             */
+                            period: "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
+                            /**
+                             * @description The side.
+                             * @enum {string}
+                             */
+                            side: "home" | "away" | "over" | "under";
+                            /** @description The bet's line (null on moneylines). */
+                            line: number | null;
+                            /** @description The bet's price. */
+                            price: {
+                                /** @description Signed American odds, e.g. -110 or 150. */
+                                american: number;
+                                /** @description Decimal odds. */
+                                decimal: number;
+                                /** @description 1 / decimal, margin included. */
+                                implied_probability: number;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When the bet was placed, as given.
+                             */
+                            placed_at: string | null;
+                            /** @description The close at the bet's book and the CLV against it; null when the book has no close for this outcome. */
+                            book: {
+                                /** @description The closing line used. */
+                                close: {
+                                    /** @description The game. */
+                                    game_id: number;
+                                    /** @description The sportsbook. */
+                                    book_id: number;
+                                    /** @description The sportsbook's name. */
+                                    book_name: string | null;
+                                    /** @description True for aggregates (Consensus, Open), which are not a place to bet. */
+                                    book_is_aggregate: boolean;
+                                    /**
+                                     * @description The market.
+                                     * @enum {string}
+                                     */
+                                    market_type: "moneyline" | "spread" | "total";
+                                    /**
+                                     * @description The period.
+                                     * @enum {string}
+                                     */
+                                    period: "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
+                                    /**
+                                     * @description The side.
+                                     * @enum {string}
+                                     */
+                                    side: "home" | "away" | "over" | "under";
+                                    /** @description The side's handicap (spread) or the total (total) of the closing price; null on moneylines and without a close. */
+                                    point: number | null;
+                                    /** @description The closing price; null when the book had no pregame price before the game went live (see missingReason). */
+                                    price: {
+                                        /** @description Signed American odds, e.g. -110 or 150. */
+                                        american: number;
+                                        /** @description Decimal odds. */
+                                        decimal: number;
+                                        /** @description 1 / decimal, margin included. */
+                                        implied_probability: number;
+                                    } | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description Time of the feed capture in which the closing price was first seen (it stood unchanged from then to the cutoff).
+                                     */
+                                    captured_at: string | null;
+                                    /**
+                                     * @description Why there is no closing price; null when there is one.
+                                     * @enum {string|null}
+                                     */
+                                    missing_reason: "no_capture_before_start" | "not_quoted_before_start" | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description The instant the game went live: closing prices were all seen strictly before it.
+                                     */
+                                    cutoff_at: string;
+                                    /**
+                                     * @description What cutoffAt was taken from.
+                                     * @enum {string}
+                                     */
+                                    cutoff_source: "start_time" | "first_live_price";
+                                    /** @description False while the game has not gone live yet: the price is the latest pregame one and may still move. */
+                                    settled: boolean;
+                                };
+                                /** @description True when the close is at the bet's line (cents and implied-probability CLV need it). */
+                                same_line: boolean;
+                                /** @description cents(bet) - cents(close) on the American cents scale (-100 and +100 the same point); null when the lines differ. */
+                                cents: number | null;
+                                /** @description implied(close) - implied(bet), margins included; null when the lines differ. */
+                                implied_probability: number | null;
+                            } | null;
+                            /** @description The close at the sharp reference book and the CLV against it; null when it has none. */
+                            sharp: {
+                                /** @description The closing line used. */
+                                close: {
+                                    /** @description The game. */
+                                    game_id: number;
+                                    /** @description The sportsbook. */
+                                    book_id: number;
+                                    /** @description The sportsbook's name. */
+                                    book_name: string | null;
+                                    /** @description True for aggregates (Consensus, Open), which are not a place to bet. */
+                                    book_is_aggregate: boolean;
+                                    /**
+                                     * @description The market.
+                                     * @enum {string}
+                                     */
+                                    market_type: "moneyline" | "spread" | "total";
+                                    /**
+                                     * @description The period.
+                                     * @enum {string}
+                                     */
+                                    period: "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
+                                    /**
+                                     * @description The side.
+                                     * @enum {string}
+                                     */
+                                    side: "home" | "away" | "over" | "under";
+                                    /** @description The side's handicap (spread) or the total (total) of the closing price; null on moneylines and without a close. */
+                                    point: number | null;
+                                    /** @description The closing price; null when the book had no pregame price before the game went live (see missingReason). */
+                                    price: {
+                                        /** @description Signed American odds, e.g. -110 or 150. */
+                                        american: number;
+                                        /** @description Decimal odds. */
+                                        decimal: number;
+                                        /** @description 1 / decimal, margin included. */
+                                        implied_probability: number;
+                                    } | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description Time of the feed capture in which the closing price was first seen (it stood unchanged from then to the cutoff).
+                                     */
+                                    captured_at: string | null;
+                                    /**
+                                     * @description Why there is no closing price; null when there is one.
+                                     * @enum {string|null}
+                                     */
+                                    missing_reason: "no_capture_before_start" | "not_quoted_before_start" | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description The instant the game went live: closing prices were all seen strictly before it.
+                                     */
+                                    cutoff_at: string;
+                                    /**
+                                     * @description What cutoffAt was taken from.
+                                     * @enum {string}
+                                     */
+                                    cutoff_source: "start_time" | "first_live_price";
+                                    /** @description False while the game has not gone live yet: the price is the latest pregame one and may still move. */
+                                    settled: boolean;
+                                };
+                                /** @description True when the close is at the bet's line (cents and implied-probability CLV need it). */
+                                same_line: boolean;
+                                /** @description cents(bet) - cents(close) on the American cents scale (-100 and +100 the same point); null when the lines differ. */
+                                cents: number | null;
+                                /** @description implied(close) - implied(bet), margins included; null when the lines differ. */
+                                implied_probability: number | null;
+                            } | null;
+                            /** @description CLV against the fair close; null when no book closed both sides of the market. */
+                            fair: {
+                                /**
+                                 * @description Method used to remove the margin (echoed).
+                                 * @enum {string}
+                                 */
+                                devig_method: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                                /**
+                                 * @description Where the fair probability comes from.
+                                 * @enum {string}
+                                 */
+                                source: "sharp" | "consensus";
+                                /** @description Books whose closing pair formed it (1 for the sharp book). */
+                                book_count: number;
+                                /** @description The line the closing pair was at; differs from the bet's line when pointAdjusted. */
+                                reference_line: number | null;
+                                /** @description True when the probability was moved from referenceLine to the bet's line with the key-number model. */
+                                point_adjusted: boolean;
+                                /** @description Fair probability of the bet's side. */
+                                probability: number;
+                                /** @description Fair American odds of that probability. */
+                                fair_american: number;
+                                /** @description probability - 1/decimal(bet price). */
+                                clv_probability: number;
+                                /** @description (probability * decimal(bet price) - 1) * 100: expected profit per 100 staked at the fair close. */
+                                clv_ev_percent: number;
+                            } | null;
+                            /**
+                             * @description Why the bet's book has no close for this outcome; null when it has one.
+                             * @enum {string|null}
+                             */
+                            book_missing_reason: "no_capture_before_start" | "not_quoted_before_start" | null;
+                            /** @description The sharp reference book (Sportsbook.is_sharp); null when none is configured. */
+                            sharp_book_id: number | null;
+                            /**
+                             * @description Why the sharp book has no close for this outcome; null when it has one or none is configured.
+                             * @enum {string|null}
+                             */
+                            sharp_missing_reason: "no_capture_before_start" | "not_quoted_before_start" | null;
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    GradeBets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description {"bets": [...]} or a bare array of bets (at most 500). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    bets: {
+                        game_id: number;
+                        /** @enum {string} */
+                        market_type: "moneyline" | "spread" | "total";
+                        /**
+                         * @default full_game
+                         * @enum {string}
+                         */
+                        period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
+                        /** @enum {string} */
+                        side: "home" | "away" | "over" | "under";
+                        /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
+                        line?: number | null;
+                    }[];
+                } | {
+                    game_id: number;
+                    /** @enum {string} */
+                    market_type: "moneyline" | "spread" | "total";
+                    /**
+                     * @default full_game
+                     * @enum {string}
+                     */
+                    period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
+                    /** @enum {string} */
+                    side: "home" | "away" | "over" | "under";
+                    /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
+                    line?: number | null;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Grades (won, lost, push, void) of up to 500 bets from the games' final scores */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description Grades of up to 500 bets from the games' final scores. */
+                        data: {
+                            /** @description The bet's position in the list (0-based). */
+                            index: number;
+                            /** @description The game. */
+                            game_id: number;
+                            /**
+                             * @description The market.
+                             * @enum {string}
+                             */
+                            market_type: "moneyline" | "spread" | "total";
+                            /**
+                             * @description The period.
+                             * @enum {string}
+                             */
+                            period: "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
+                            /**
+                             * @description The side.
+                             * @enum {string}
+                             */
+                            side: "home" | "away" | "over" | "under";
+                            /** @description The bet's line (null on moneylines). */
+                            line: number | null;
+                            /** @description The game's status. */
+                            game_status: string;
+                            /**
+                             * @description The result; null while the game has no final result yet.
+                             * @enum {string|null}
+                             */
+                            result: "won" | "lost" | "push" | "void" | null;
+                            /** @description Home points of the period graded; null when unknown. */
+                            home_points: number | null;
+                            /** @description Away points of the period graded; null when unknown. */
+                            away_points: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When the score the grade was computed from was last changed by the feed (a correction re-grades and moves it).
+                             */
+                            graded_at: string | null;
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

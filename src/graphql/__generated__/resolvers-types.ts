@@ -9,6 +9,10 @@ import type { StatusWord as GameStatusFilter } from '../../domain';
 import type { DevigMethod } from '../../domain';
 import type { Plan } from '../../domain';
 import type { SubscriptionStatus } from '../../domain';
+import type { BetResult } from '../../domain';
+import type { ClosingGap } from '../../domain';
+import type { CutoffSource as ClosingCutoffSource } from '../../domain';
+import type { FairSource as FairCloseSource } from '../../domain';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { Game as GameModel, Team as TeamModel, League as LeagueModel, Sportsbook as SportsbookModel, Boxscore as BoxscoreModel, Markets as MarketsModel, Market as MarketModel, Outcome as OutcomeModel, ConsensusRecord as ConsensusRecordModel, BettingInfo as BettingInfoModel, ApiKeyListing as ApiKeyListingModel, Account as AccountModel, LiveOddsChange as LiveOddsChangeModel, LiveGameChange as LiveGameChangeModel, LiveQuoteChange as LiveQuoteChangeModel } from '../mappers';
 import type { GraphQLContext } from '../context';
@@ -131,6 +135,70 @@ export type BestOdds = {
   side: Maybe<Scalars['String']['output']>;
 };
 
+/** Closing-line value of one bet, in the order the bets were given. */
+export type BetClv = {
+  __typename?: 'BetClv';
+  /** The close at the bet's book and the CLV against it; null when the book has no close for this outcome. */
+  book: Maybe<ClvAgainstClose>;
+  /** The sportsbook. */
+  bookId: Scalars['Int']['output'];
+  /** Why the bet's book has no close for this outcome; null when it has one. */
+  bookMissingReason: Maybe<ClosingGap>;
+  /** CLV against the fair close; null when no book closed both sides of the market. */
+  fair: Maybe<FairClose>;
+  /** The game. */
+  gameId: Scalars['Int']['output'];
+  /** The bet's position in the list (0-based). */
+  index: Scalars['Int']['output'];
+  /** The bet's line (null on moneylines). */
+  line: Maybe<Scalars['Float']['output']>;
+  /** The market. */
+  marketType: MarketType;
+  /** The period. */
+  period: Period;
+  /** When the bet was placed, as given. */
+  placedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The bet's price. */
+  price: ClosingPrice;
+  /** The close at the sharp reference book and the CLV against it; null when it has none. */
+  sharp: Maybe<ClvAgainstClose>;
+  /** The sharp reference book (Sportsbook.is_sharp); null when none is configured. */
+  sharpBookId: Maybe<Scalars['Int']['output']>;
+  /** Why the sharp book has no close for this outcome; null when it has one or none is configured. */
+  sharpMissingReason: Maybe<ClosingGap>;
+  /** The side. */
+  side: Side;
+};
+
+/** The grade of one bet, in the order the bets were given. */
+export type BetGrade = {
+  __typename?: 'BetGrade';
+  /** Away points of the period graded; null when unknown. */
+  awayPoints: Maybe<Scalars['Int']['output']>;
+  /** The game. */
+  gameId: Scalars['Int']['output'];
+  /** The game's status. */
+  gameStatus: Scalars['String']['output'];
+  /** When the score the grade was computed from was last changed by the feed (a correction re-grades and moves it). */
+  gradedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Home points of the period graded; null when unknown. */
+  homePoints: Maybe<Scalars['Int']['output']>;
+  /** The bet's position in the list (0-based). */
+  index: Scalars['Int']['output'];
+  /** The bet's line (null on moneylines). */
+  line: Maybe<Scalars['Float']['output']>;
+  /** The market. */
+  marketType: MarketType;
+  /** The period. */
+  period: Period;
+  /** The result; null while the game has no final result yet. */
+  result: Maybe<BetResult>;
+  /** The side. */
+  side: Side;
+};
+
+export { BetResult };
+
 /** Public betting of one game (spec 4.15). */
 export type BettingInfo = {
   __typename?: 'BettingInfo';
@@ -218,6 +286,87 @@ export type Broadcast = {
   networkShort: Maybe<Scalars['String']['output']>;
 };
 
+export { ClosingCutoffSource };
+
+export { ClosingGap };
+
+/** The closing line of one outcome at one book, with where it came from. */
+export type ClosingLine = {
+  __typename?: 'ClosingLine';
+  /** The sportsbook. */
+  bookId: Scalars['Int']['output'];
+  /** True for aggregates (Consensus, Open), which are not a place to bet. */
+  bookIsAggregate: Scalars['Boolean']['output'];
+  /** The sportsbook's name. */
+  bookName: Maybe<Scalars['String']['output']>;
+  /** Time of the feed capture in which the closing price was first seen (it stood unchanged from then to the cutoff). */
+  capturedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The instant the game went live: closing prices were all seen strictly before it. */
+  cutoffAt: Scalars['DateTime']['output'];
+  /** What cutoffAt was taken from. */
+  cutoffSource: ClosingCutoffSource;
+  /** The game. */
+  gameId: Scalars['Int']['output'];
+  /** The market. */
+  marketType: MarketType;
+  /** Why there is no closing price; null when there is one. */
+  missingReason: Maybe<ClosingGap>;
+  /** The period. */
+  period: Period;
+  /** The side's handicap (spread) or the total (total) of the closing price; null on moneylines and without a close. */
+  point: Maybe<Scalars['Float']['output']>;
+  /** The closing price; null when the book had no pregame price before the game went live (see missingReason). */
+  price: Maybe<ClosingPrice>;
+  /** False while the game has not gone live yet: the price is the latest pregame one and may still move. */
+  settled: Scalars['Boolean']['output'];
+  /** The side. */
+  side: Side;
+};
+
+/** A price: American and decimal odds and the implied probability (margin included). */
+export type ClosingPrice = {
+  __typename?: 'ClosingPrice';
+  /** Signed American odds, e.g. -110 or 150. */
+  american: Scalars['Int']['output'];
+  /** Decimal odds. */
+  decimal: Scalars['Float']['output'];
+  /** 1 / decimal, margin included. */
+  impliedProbability: Scalars['Float']['output'];
+};
+
+/** A close and the bet's value against it. */
+export type ClvAgainstClose = {
+  __typename?: 'ClvAgainstClose';
+  /** cents(bet) - cents(close) on the American cents scale (-100 and +100 the same point); null when the lines differ. */
+  cents: Maybe<Scalars['Float']['output']>;
+  /** The closing line used. */
+  close: ClosingLine;
+  /** implied(close) - implied(bet), margins included; null when the lines differ. */
+  impliedProbability: Maybe<Scalars['Float']['output']>;
+  /** True when the close is at the bet's line (cents and implied-probability CLV need it). */
+  sameLine: Scalars['Boolean']['output'];
+};
+
+/** A bet whose closing-line value is asked for. */
+export type ClvBetInput = {
+  /** The sportsbook the bet was placed at. */
+  bookId: Scalars['Int']['input'];
+  /** The game. */
+  gameId: Scalars['Int']['input'];
+  /** The bet's handicap (spread) or total; required on spreads and totals, absent on moneylines; a multiple of 0.5. */
+  line?: InputMaybe<Scalars['Float']['input']>;
+  /** The market. */
+  marketType: MarketType;
+  /** The period (default FULL_GAME). */
+  period?: InputMaybe<Period>;
+  /** When the bet was placed; must be before the game went live. */
+  placedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** The bet's American price, e.g. -110 or 150. */
+  price: Scalars['Int']['input'];
+  /** The side. */
+  side: Side;
+};
+
 /** Consensus of a game's three full-game markets. */
 export type ConsensusMarkets = {
   __typename?: 'ConsensusMarkets';
@@ -300,6 +449,31 @@ export type Ev = {
   trueProbability: Maybe<Scalars['Float']['output']>;
 };
 
+/** The fair (de-vigged) closing probability of the bet's side at the bet's line, and the bet's value against it. */
+export type FairClose = {
+  __typename?: 'FairClose';
+  /** Books whose closing pair formed it (1 for the sharp book). */
+  bookCount: Scalars['Int']['output'];
+  /** (probability * decimal(bet price) - 1) * 100: expected profit per 100 staked at the fair close. */
+  clvEvPercent: Scalars['Float']['output'];
+  /** probability - 1/decimal(bet price). */
+  clvProbability: Scalars['Float']['output'];
+  /** Method used to remove the margin (echoed). */
+  devigMethod: DevigMethod;
+  /** Fair American odds of that probability. */
+  fairAmerican: Scalars['Int']['output'];
+  /** True when the probability was moved from referenceLine to the bet's line with the key-number model. */
+  pointAdjusted: Scalars['Boolean']['output'];
+  /** Fair probability of the bet's side. */
+  probability: Scalars['Float']['output'];
+  /** The line the closing pair was at; differs from the bet's line when pointAdjusted. */
+  referenceLine: Maybe<Scalars['Float']['output']>;
+  /** Where the fair probability comes from. */
+  source: FairCloseSource;
+};
+
+export { FairCloseSource };
+
 /** A game with its teams, score and markets (spec 2.1). */
 export type Game = {
   __typename?: 'Game';
@@ -380,6 +554,20 @@ export type GamePage = {
 };
 
 export { GameStatusFilter };
+
+/** A bet to grade. */
+export type GradeBetInput = {
+  /** The game. */
+  gameId: Scalars['Int']['input'];
+  /** The bet's handicap (spread) or total; required on spreads and totals, absent on moneylines; a multiple of 0.5. */
+  line?: InputMaybe<Scalars['Float']['input']>;
+  /** The market. */
+  marketType: MarketType;
+  /** The period (default FULL_GAME). */
+  period?: InputMaybe<Period>;
+  /** The side. */
+  side: Side;
+};
 
 /** A page of historical snapshots. */
 export type HistoricalPage = {
@@ -763,6 +951,8 @@ export type Outcome = {
   bookId: Scalars['Int']['output'];
   /** The game. */
   gameId: Scalars['Int']['output'];
+  /** When the score the result was computed from was last changed by the feed; null without a result. */
+  gradedAt: Maybe<Scalars['DateTime']['output']>;
   /** Whether the book currently offers the price. */
   isAvailable: Scalars['Boolean']['output'];
   /** Whether this is the book's live (in-game) price. */
@@ -783,6 +973,8 @@ export type Outcome = {
   period: Scalars['String']['output'];
   /** The side's handicap (spread) or the total (total); null on moneylines. */
   point: Maybe<Scalars['Float']['output']>;
+  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result. */
+  result: Maybe<BetResult>;
   /** home, away, over, under. */
   side: Scalars['String']['output'];
   /** The side's team; null on totals. */
@@ -822,17 +1014,32 @@ export type Query = {
   __typename?: 'Query';
   /** Admin: every key (never the secret). */
   apiKeys: Array<ApiKeyListing>;
+  /** Closing-line value of up to 500 bets: the close at the bet's book and at the sharp book, and against the fair close. */
+  betClv: Array<BetClv>;
   /** Public betting per game and market; date defaults to today (league-local). */
   bettingInfo: Array<BettingInfo>;
+  /**
+   * Closing lines: for every game, book, market, period and side the service captured, the last pregame
+   * price seen before the game went live, with its capture time, or the reason there is none. Games of
+   * `date` (league-local, default today), or of `gameId` (any day unless `date` is given).
+   */
+  closingLines: Array<ClosingLine>;
   /** Consensus per game of a league-local day (default today), ordered like games. */
   consensus: Array<ConsensusRecord>;
-  /** One game; with date, only when it starts on that league-local day. Null when there is none. */
+  /**
+   * One game; with date, only when it starts on that league-local day. Null when there is none.
+   * With asOf (Pro, Elite), its markets are the prices as the service knew them at that instant (the
+   * last price of each outcome seen at or before it; live prices when the instant falls after the
+   * start); the other fields are the game as it is now.
+   */
   game: Maybe<Game>;
   /**
    * Games ordered by startTime, then gameId. date / startDate / endDate are league-local days
    * (LEAGUE_TIME_ZONE).
    */
   games: GamePage;
+  /** Grades of up to 500 bets from the games' final scores. */
+  gradeBets: Array<BetGrade>;
   /**
    * Snapshots from the odds history (Pro, Elite), one per game starting between startDate and endDate
    * (league-local days, both required, at most 31 days). Default: the closing line (last pregame prices
@@ -867,11 +1074,29 @@ export type Query = {
 
 
 /** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryBetClvArgs = {
+  bets: Array<ClvBetInput>;
+  devigMethod?: InputMaybe<DevigMethod>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
 export type QueryBettingInfoArgs = {
   bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
   date?: InputMaybe<Scalars['Date']['input']>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
   marketType?: InputMaybe<Array<MarketType>>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryClosingLinesArgs = {
+  bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  date?: InputMaybe<Scalars['Date']['input']>;
+  gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  marketType?: InputMaybe<Array<MarketType>>;
+  period?: InputMaybe<Array<Period>>;
+  side?: InputMaybe<Array<Side>>;
 };
 
 
@@ -884,6 +1109,7 @@ export type QueryConsensusArgs = {
 
 /** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
 export type QueryGameArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   date?: InputMaybe<Scalars['Date']['input']>;
   gameId: Scalars['Int']['input'];
 };
@@ -900,6 +1126,12 @@ export type QueryGamesArgs = {
   startDate?: InputMaybe<Scalars['Date']['input']>;
   status?: InputMaybe<GameStatusFilter>;
   teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryGradeBetsArgs = {
+  bets: Array<GradeBetInput>;
 };
 
 
@@ -1193,12 +1425,21 @@ export type ResolversTypes = {
   ArbitrageLeg: ResolverTypeWrapper<ArbitrageLeg>;
   AverageOdds: ResolverTypeWrapper<AverageOdds>;
   BestOdds: ResolverTypeWrapper<BestOdds>;
+  BetClv: ResolverTypeWrapper<BetClv>;
+  BetGrade: ResolverTypeWrapper<BetGrade>;
+  BetResult: BetResult;
   BettingInfo: ResolverTypeWrapper<BettingInfoModel>;
   BettingMarket: ResolverTypeWrapper<BettingMarket>;
   BettingSide: ResolverTypeWrapper<BettingSide>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Boxscore: ResolverTypeWrapper<BoxscoreModel>;
   Broadcast: ResolverTypeWrapper<Broadcast>;
+  ClosingCutoffSource: ClosingCutoffSource;
+  ClosingGap: ClosingGap;
+  ClosingLine: ResolverTypeWrapper<ClosingLine>;
+  ClosingPrice: ResolverTypeWrapper<ClosingPrice>;
+  ClvAgainstClose: ResolverTypeWrapper<ClvAgainstClose>;
+  ClvBetInput: ClvBetInput;
   ConsensusMarkets: ResolverTypeWrapper<ConsensusMarkets>;
   ConsensusRecord: ResolverTypeWrapper<ConsensusRecordModel>;
   CreatedApiKey: ResolverTypeWrapper<CreatedApiKey>;
@@ -1206,10 +1447,13 @@ export type ResolversTypes = {
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DevigMethod: DevigMethod;
   Ev: ResolverTypeWrapper<Ev>;
+  FairClose: ResolverTypeWrapper<FairClose>;
+  FairCloseSource: FairCloseSource;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Game: ResolverTypeWrapper<GameModel>;
   GamePage: ResolverTypeWrapper<Omit<GamePage, 'items'> & { items: Array<ResolversTypes['Game']> }>;
   GameStatusFilter: GameStatusFilter;
+  GradeBetInput: GradeBetInput;
   HistoricalPage: ResolverTypeWrapper<Omit<HistoricalPage, 'items'> & { items: Array<ResolversTypes['HistoricalSnapshot']> }>;
   HistoricalSnapshot: ResolverTypeWrapper<Omit<HistoricalSnapshot, 'game'> & { game: ResolversTypes['Game'] }>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -1264,21 +1508,29 @@ export type ResolversParentTypes = {
   ArbitrageLeg: ArbitrageLeg;
   AverageOdds: AverageOdds;
   BestOdds: BestOdds;
+  BetClv: BetClv;
+  BetGrade: BetGrade;
   BettingInfo: BettingInfoModel;
   BettingMarket: BettingMarket;
   BettingSide: BettingSide;
   Boolean: Scalars['Boolean']['output'];
   Boxscore: BoxscoreModel;
   Broadcast: Broadcast;
+  ClosingLine: ClosingLine;
+  ClosingPrice: ClosingPrice;
+  ClvAgainstClose: ClvAgainstClose;
+  ClvBetInput: ClvBetInput;
   ConsensusMarkets: ConsensusMarkets;
   ConsensusRecord: ConsensusRecordModel;
   CreatedApiKey: CreatedApiKey;
   Date: Scalars['Date']['output'];
   DateTime: Scalars['DateTime']['output'];
   Ev: Ev;
+  FairClose: FairClose;
   Float: Scalars['Float']['output'];
   Game: GameModel;
   GamePage: Omit<GamePage, 'items'> & { items: Array<ResolversParentTypes['Game']> };
+  GradeBetInput: GradeBetInput;
   HistoricalPage: Omit<HistoricalPage, 'items'> & { items: Array<ResolversParentTypes['HistoricalSnapshot']> };
   HistoricalSnapshot: Omit<HistoricalSnapshot, 'game'> & { game: ResolversParentTypes['Game'] };
   Int: Scalars['Int']['output'];
@@ -1376,6 +1628,42 @@ export type BestOddsResolvers<ContextType = GraphQLContext, ParentType extends R
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type BetClvResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BetClv'] = ResolversParentTypes['BetClv']> = {
+  book?: Resolver<Maybe<ResolversTypes['ClvAgainstClose']>, ParentType, ContextType>;
+  bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookMissingReason?: Resolver<Maybe<ResolversTypes['ClosingGap']>, ParentType, ContextType>;
+  fair?: Resolver<Maybe<ResolversTypes['FairClose']>, ParentType, ContextType>;
+  gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  line?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['MarketType'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['Period'], ParentType, ContextType>;
+  placedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  price?: Resolver<ResolversTypes['ClosingPrice'], ParentType, ContextType>;
+  sharp?: Resolver<Maybe<ResolversTypes['ClvAgainstClose']>, ParentType, ContextType>;
+  sharpBookId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  sharpMissingReason?: Resolver<Maybe<ResolversTypes['ClosingGap']>, ParentType, ContextType>;
+  side?: Resolver<ResolversTypes['Side'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type BetGradeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BetGrade'] = ResolversParentTypes['BetGrade']> = {
+  awayPoints?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  gameStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  gradedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  homePoints?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  line?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['MarketType'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['Period'], ParentType, ContextType>;
+  result?: Resolver<Maybe<ResolversTypes['BetResult']>, ParentType, ContextType>;
+  side?: Resolver<ResolversTypes['Side'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type BetResultResolvers = EnumResolverSignature<{ LOST?: any, PUSH?: any, VOID?: any, WON?: any }, ResolversTypes['BetResult']>;
+
 export type BettingInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BettingInfo'] = ResolversParentTypes['BettingInfo']> = {
   awayTeam?: Resolver<Maybe<ResolversTypes['TeamAbbr']>, ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1424,6 +1712,43 @@ export type BroadcastResolvers<ContextType = GraphQLContext, ParentType extends 
   internet?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   network?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   networkShort?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ClosingCutoffSourceResolvers = EnumResolverSignature<{ FIRST_LIVE_PRICE?: any, START_TIME?: any }, ResolversTypes['ClosingCutoffSource']>;
+
+export type ClosingGapResolvers = EnumResolverSignature<{ NOT_QUOTED_BEFORE_START?: any, NO_CAPTURE_BEFORE_START?: any }, ResolversTypes['ClosingGap']>;
+
+export type ClosingLineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClosingLine'] = ResolversParentTypes['ClosingLine']> = {
+  bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookIsAggregate?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  bookName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  capturedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  cutoffAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  cutoffSource?: Resolver<ResolversTypes['ClosingCutoffSource'], ParentType, ContextType>;
+  gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['MarketType'], ParentType, ContextType>;
+  missingReason?: Resolver<Maybe<ResolversTypes['ClosingGap']>, ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['Period'], ParentType, ContextType>;
+  point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  price?: Resolver<Maybe<ResolversTypes['ClosingPrice']>, ParentType, ContextType>;
+  settled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  side?: Resolver<ResolversTypes['Side'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ClosingPriceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClosingPrice'] = ResolversParentTypes['ClosingPrice']> = {
+  american?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  decimal?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  impliedProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ClvAgainstCloseResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClvAgainstClose'] = ResolversParentTypes['ClvAgainstClose']> = {
+  cents?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  close?: Resolver<ResolversTypes['ClosingLine'], ParentType, ContextType>;
+  impliedProbability?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  sameLine?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1482,6 +1807,21 @@ export type EvResolvers<ContextType = GraphQLContext, ParentType extends Resolve
   trueProbability?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
+
+export type FairCloseResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FairClose'] = ResolversParentTypes['FairClose']> = {
+  bookCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  clvEvPercent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  clvProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  devigMethod?: Resolver<ResolversTypes['DevigMethod'], ParentType, ContextType>;
+  fairAmerican?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  pointAdjusted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  probability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  referenceLine?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['FairCloseSource'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type FairCloseSourceResolvers = EnumResolverSignature<{ CONSENSUS?: any, SHARP?: any }, ResolversTypes['FairCloseSource']>;
 
 export type GameResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Game'] = ResolversParentTypes['Game']> = {
   attendance?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -1738,6 +2078,7 @@ export type OddsResolvers<ContextType = GraphQLContext, ParentType extends Resol
 export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Outcome'] = ResolversParentTypes['Outcome']> = {
   bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  gradedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   isAvailable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1748,6 +2089,7 @@ export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends Re
   outcomeId?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  result?: Resolver<Maybe<ResolversTypes['BetResult']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   team?: Resolver<Maybe<ResolversTypes['TeamBrief']>, ParentType, ContextType>;
   teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -1774,10 +2116,13 @@ export type PublicBettingSummaryResolvers<ContextType = GraphQLContext, ParentTy
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   apiKeys?: Resolver<Array<ResolversTypes['ApiKeyListing']>, ParentType, ContextType>;
+  betClv?: Resolver<Array<ResolversTypes['BetClv']>, ParentType, ContextType, RequireFields<QueryBetClvArgs, 'bets' | 'devigMethod'>>;
   bettingInfo?: Resolver<Array<ResolversTypes['BettingInfo']>, ParentType, ContextType, Partial<QueryBettingInfoArgs>>;
+  closingLines?: Resolver<Array<ResolversTypes['ClosingLine']>, ParentType, ContextType, Partial<QueryClosingLinesArgs>>;
   consensus?: Resolver<Array<ResolversTypes['ConsensusRecord']>, ParentType, ContextType, Partial<QueryConsensusArgs>>;
   game?: Resolver<Maybe<ResolversTypes['Game']>, ParentType, ContextType, RequireFields<QueryGameArgs, 'gameId'>>;
   games?: Resolver<ResolversTypes['GamePage'], ParentType, ContextType, RequireFields<QueryGamesArgs, 'limit' | 'offset'>>;
+  gradeBets?: Resolver<Array<ResolversTypes['BetGrade']>, ParentType, ContextType, RequireFields<QueryGradeBetsArgs, 'bets'>>;
   historicalOdds?: Resolver<ResolversTypes['HistoricalPage'], ParentType, ContextType, RequireFields<QueryHistoricalOddsArgs, 'limit' | 'offset'>>;
   leagues?: Resolver<Array<ResolversTypes['League']>, ParentType, ContextType, Partial<QueryLeaguesArgs>>;
   lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, Partial<QueryLineMovementArgs>>;
@@ -1872,11 +2217,19 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ArbitrageLeg?: ArbitrageLegResolvers<ContextType>;
   AverageOdds?: AverageOddsResolvers<ContextType>;
   BestOdds?: BestOddsResolvers<ContextType>;
+  BetClv?: BetClvResolvers<ContextType>;
+  BetGrade?: BetGradeResolvers<ContextType>;
+  BetResult?: BetResultResolvers;
   BettingInfo?: BettingInfoResolvers<ContextType>;
   BettingMarket?: BettingMarketResolvers<ContextType>;
   BettingSide?: BettingSideResolvers<ContextType>;
   Boxscore?: BoxscoreResolvers<ContextType>;
   Broadcast?: BroadcastResolvers<ContextType>;
+  ClosingCutoffSource?: ClosingCutoffSourceResolvers;
+  ClosingGap?: ClosingGapResolvers;
+  ClosingLine?: ClosingLineResolvers<ContextType>;
+  ClosingPrice?: ClosingPriceResolvers<ContextType>;
+  ClvAgainstClose?: ClvAgainstCloseResolvers<ContextType>;
   ConsensusMarkets?: ConsensusMarketsResolvers<ContextType>;
   ConsensusRecord?: ConsensusRecordResolvers<ContextType>;
   CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
@@ -1884,6 +2237,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DateTime?: GraphQLScalarType;
   DevigMethod?: DevigMethodResolvers;
   Ev?: EvResolvers<ContextType>;
+  FairClose?: FairCloseResolvers<ContextType>;
+  FairCloseSource?: FairCloseSourceResolvers;
   Game?: GameResolvers<ContextType>;
   GamePage?: GamePageResolvers<ContextType>;
   GameStatusFilter?: GameStatusFilterResolvers;

@@ -156,8 +156,8 @@ interface Reference extends ReferenceInfo {
   probability: number;
 }
 
-/** The quotes of one market (game, period, live flag) and what is derived from them once. */
-class MarketView {
+/** The quotes of one market (game, period, live flag) and what is derived from them once (also the fair close of CLV, src/graphql/closing.ts). */
+export class MarketView {
   /** Line -> de-vigged pairs quoting it. Map keys compare with SameValueZero, so 0 and -0 meet. */
   private readonly lines = new Map<number, LineGroup>();
   /** `${side}|${line}` -> best (highest decimal) quote on that side at that line. */

@@ -25,7 +25,7 @@ export function parseHistoricalRange(startDate: string | null | undefined, endDa
  * One price per book, market, period and side: the live one when the moment falls after the game's
  * start and the book had one, the pregame one otherwise (as the Game markets show current quotes).
  */
-function chooseShown(quotes: readonly Quote[], preferLive: boolean): Quote[] {
+export function chooseShown(quotes: readonly Quote[], preferLive: boolean): Quote[] {
   const chosen = new Map<string, Quote>();
   for (const q of quotes) {
     const key = `${q.bookId}|${q.marketType}|${q.period}|${q.side}`;

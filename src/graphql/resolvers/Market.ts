@@ -17,7 +17,7 @@ async function market(parent: { game: import('../mappers').Game; quotes: QuoteRo
   const quotes: OutcomeModel[] = parent.quotes
     .filter((q) => q.marketType === marketType)
     .sort((a, b) => a.bookId - b.bookId || SIDE_ORDER.indexOf(a.side) - SIDE_ORDER.indexOf(b.side))
-    .map((q) => ({ ...q, teamRow: teamRow(q.teamId) }));
+    .map((q) => ({ ...q, teamRow: teamRow(q.teamId), gameRow: parent.game }));
   return { game: parent.game, marketType, quotes };
 }
 

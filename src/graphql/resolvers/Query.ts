@@ -1,7 +1,10 @@
+import { requirePlan } from '../../auth/viewer';
+import { findHistoricalQuotes } from '../../db/history-repository';
 import * as repo from '../../db/odds-repository';
 import { STATUS_FILTERS } from '../../domain';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { dayOrToday, dayRange, list, parsePage, parseText } from '../arguments';
+import { chooseShown } from './LiveHistorical';
 
 // The read roots of schema/game.graphql, team.graphql and market.graphql.
 
@@ -29,6 +32,13 @@ export const Query: QueryResolvers = {
     if (args.date) {
       const { from, to } = dayRange({ date: args.date }, ctx.timeZone);
       if (game.startTime < from! || game.startTime >= to!) return null;
+    }
+    if (args.asOf) {
+      // Point in time: the game's markets read this request's quote loader, which is given the
+      // prices of the history at asOf instead (as historical snapshots do).
+      if (ctx.viewer) requirePlan(ctx.viewer, 'historical', 'point-in-time markets (as_of)');
+      const quotes = await findHistoricalQuotes(ctx.db.prisma, [game.id], { kind: 'at', at: args.asOf });
+      ctx.loaders.quotesByGameId.clear(game.id).prime(game.id, chooseShown(quotes, args.asOf >= game.startTime));
     }
     return game;
   },

@@ -1,5 +1,6 @@
 import type { Resolvers } from '../__generated__/resolvers-types';
 import { Account, AdminQuery, ApiKeyListing, Mutation } from './Admin';
+import { ClosingQuery, OutcomeGrade } from './Closing';
 import { BettingInfo, ConsensusRecord } from './Consensus';
 import { Boxscore, Game } from './Game';
 import { Market, Markets, Outcome } from './Market';
@@ -28,5 +29,6 @@ export const resolvers: Resolvers[] = [
   { Query: LiveQuery, LiveOdds, ...LiveOddsFields },
   { Query: LiveMovementQuery },
   { Query: LiveHistoricalQuery },
+  { Query: ClosingQuery, Outcome: OutcomeGrade },
   { Subscription, LiveOddsChange, LiveGameChange, LiveQuoteChange },
 ];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { item, page } from '../envelope';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
-import { boolean, date, id, ids, integer, oneOf, required, someOf, withDefault } from '../params';
+import { boolean, date, id, ids, instant, integer, oneOf, required, someOf, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_ALIASES } from './periods';
 
@@ -11,6 +11,7 @@ export const MARKET_TYPES = ENUM_VOCABULARY.MarketType;
 
 const gamePath = { game_id: required(id('Game id', { in: 'path' })) };
 const dateParam = date('League-local day (LEAGUE_TIME_ZONE) the game starts on; resolves a game id to that day');
+const asOf = instant('Extension (Pro, Elite): an ISO 8601 instant; the markets as the service knew them then (docs/closing-and-grading.md)');
 
 /** @include flags of an operation that selects some of the three markets (all when none named). */
 export function marketFlags(types: readonly string[] | undefined): Record<(typeof MARKET_TYPES)[number], boolean> {
@@ -43,12 +44,13 @@ export const gameRoutes = defineRoutes([
     params: z.object({
       ...gamePath,
       date: dateParam,
+      as_of: asOf,
       include_markets: withDefault(boolean('false omits markets'), true),
       include_boxscore: withDefault(boolean('false omits boxscore'), true),
     }),
     operation: 'Game',
     envelope: item('game', 'GAME_NOT_FOUND'),
-    errors: [404],
+    errors: [403, 404],
   },
   {
     path: '/games/:game_id/boxscore',
@@ -64,6 +66,7 @@ export const gameRoutes = defineRoutes([
     params: z.object({
       ...gamePath,
       date: dateParam,
+      as_of: asOf,
       market_type: someOf('Market types', MARKET_TYPES),
       book_id: ids('Sportsbook ids'),
       period: oneOf('full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter', ENUM_VOCABULARY.Period, PERIOD_ALIASES),
@@ -71,6 +74,6 @@ export const gameRoutes = defineRoutes([
     operation: 'GameMarkets',
     variables: ({ market_type, ...rest }) => ({ ...rest, ...marketFlags(market_type) }),
     envelope: item('game', 'GAME_NOT_FOUND'),
-    errors: [404],
+    errors: [403, 404],
   },
 ]);

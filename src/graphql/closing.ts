@@ -1,0 +1,118 @@
+import type { Game } from '../db/client';
+import { findClosingRows, findGameCaptureFacts, type ClosingRow } from '../db/closing-repository';
+import type { QuoteScope } from '../db/movement-repository';
+import type { SportsbookRow } from '../db/odds-repository';
+import { americanToDecimal, closingCutoff, closingGap, decimalToFractional, type ClosingGap, type DevigMethod, type League, type MarketType, type Period, type Side } from '../domain';
+import type { ClosingLine, ClosingPrice } from './__generated__/resolvers-types';
+import type { GraphQLContext } from './context';
+import { MarketView, type ListingMarketType, type ListingQuote } from './listings/build-listing';
+import { booksOf } from './quotes';
+
+// Closing lines (docs/closing-and-grading.md): history rows -> the GraphQL ClosingLine shape, and
+// the fair close of a market from every real book's closing pair.
+
+/** A price block of American odds. */
+export function priceOf(american: number): ClosingPrice {
+  const decimal = americanToDecimal(american);
+  return { american, decimal, impliedProbability: 1 / decimal };
+}
+
+/** The closing lines of `games` within `scope`, and the closing rows and books they came from. */
+export interface ClosingSet {
+  lines: ClosingLine[];
+  rows: ClosingRow[];
+  books: Map<number, SportsbookRow>;
+  /** Per game: cutoff and first capture, for the gap of an outcome that has no row at all. */
+  games: Map<number, { game: Game; cutoffAt: Date; firstSeenAt: Date | null }>;
+}
+
+/** Reads the closing lines of `games` (one query for the capture facts, one for the rows). */
+export async function loadClosing(ctx: GraphQLContext, games: readonly Game[], scope: QuoteScope = {}): Promise<ClosingSet> {
+  const facts = await findGameCaptureFacts(
+    ctx.db.prisma,
+    games.map((g) => g.id),
+  );
+  const byId = new Map(games.map((g) => [g.id, g]));
+  const gameInfo = new Map<number, { game: Game; cutoffAt: Date; firstSeenAt: Date | null; source: 'start_time' | 'first_live_price'; settled: boolean }>();
+  for (const f of facts) {
+    const game = byId.get(f.gameId);
+    if (!game) continue;
+    const cutoff = closingCutoff(f.startTime, f.firstLiveAt);
+    // Settled once the game went live by the clock, by a live price, or by a status past scheduled.
+    const settled = f.firstLiveAt !== null || cutoff.at <= ctx.now || f.status !== 'scheduled';
+    gameInfo.set(f.gameId, { game, cutoffAt: cutoff.at, firstSeenAt: f.firstSeenAt, source: cutoff.source, settled });
+  }
+  const rows = await findClosingRows(ctx.db.prisma, new Map([...gameInfo].map(([id, g]) => [id, g.cutoffAt])), scope);
+  const books = await booksOf(ctx, rows);
+  const lines = rows.map((r): ClosingLine => {
+    const g = gameInfo.get(r.gameId)!;
+    const gap: ClosingGap | null = closingGap(r.close !== null, g.firstSeenAt, g.cutoffAt);
+    const book = books.get(r.bookId);
+    return {
+      gameId: r.gameId,
+      bookId: r.bookId,
+      bookName: book?.name ?? null,
+      bookIsAggregate: book?.isAggregate ?? false,
+      marketType: r.marketType as MarketType,
+      period: r.period as Period,
+      side: r.side as Side,
+      point: r.close?.point ?? null,
+      price: r.close ? priceOf(r.close.american) : null,
+      capturedAt: r.close?.seenAt ?? null,
+      missingReason: gap,
+      cutoffAt: g.cutoffAt,
+      cutoffSource: g.source,
+      settled: g.settled,
+    };
+  });
+  return { lines, rows, books, games: gameInfo };
+}
+
+/** The league whose key-number model a game uses. */
+export async function leagueOf(ctx: GraphQLContext, game: Game): Promise<League> {
+  const league = await ctx.loaders.leagueById.load(game.leagueId);
+  return league?.name.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA';
+}
+
+/**
+ * The market of one game, market type and period at the close, as the listings' MarketView over
+ * every real (non-aggregate) book's closing price: its `reference()` is the fair close (the sharp
+ * book's de-vigged pair at a line, else the consensus there, else the nearest line moved with the
+ * key-number model).
+ */
+export function closingMarket(
+  set: ClosingSet,
+  game: Game,
+  league: League,
+  marketType: ListingMarketType,
+  period: string,
+  method: DevigMethod,
+): MarketView {
+  const quotes: ListingQuote[] = [];
+  for (const r of set.rows) {
+    if (r.gameId !== game.id || r.marketType !== marketType || r.period !== period || !r.close) continue;
+    if (set.books.get(r.bookId)?.isAggregate) continue;
+    if (marketType !== 'moneyline' && r.close.point === null) continue;
+    const decimal = americanToDecimal(r.close.american);
+    quotes.push({
+      gameId: r.gameId,
+      bookId: r.bookId,
+      marketType: r.marketType,
+      period: r.period,
+      side: r.side,
+      isLive: false,
+      outcomeId: null,
+      teamId: null,
+      point: r.close.point,
+      american: r.close.american,
+      decimal,
+      fractional: decimalToFractional(decimal),
+      isAvailable: true,
+      lineStatus: 'normal',
+      seenAt: r.close.seenAt,
+      changedAt: r.close.seenAt,
+    });
+  }
+  const books = new Map([...set.books].map(([id, b]) => [id, { id, name: b.name, isAggregate: b.isAggregate, isSharp: b.isSharp }]));
+  return new MarketView(marketType, { id: game.id, league, homeTeamId: game.homeTeamId, awayTeamId: game.awayTeamId }, quotes, books, method);
+}

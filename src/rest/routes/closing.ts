@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { MAX_BETS } from '../../graphql/bets';
+import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS } from '../../graphql/listings/build-listing';
+import { ENUM_VOCABULARY } from '../../graphql/enums';
+import { enumValue, objectError, requiredOr } from '../body';
+import { list } from '../envelope';
+import { date, ids, someOf } from '../params';
+import { defineRoutes } from '../route';
+import { PERIOD_ALIASES } from './periods';
+
+const MARKET_TYPES = ENUM_VOCABULARY.MarketType;
+const PERIODS = ENUM_VOCABULARY.Period;
+const SIDES = ENUM_VOCABULARY.Side;
+const PERIOD_VALUES = ['full', ...PERIODS];
+
+// Closing lines, closing-line value and grading (docs/closing-and-grading.md). The POST bodies are
+// checked and renamed here (snake_case -> the GraphQL input's camelCase, enum values upper-cased);
+// the bets' own rules (side of the market, line, price, placed_at, the cap) are the resolvers'
+// (src/graphql/bets.ts), so GraphQL refuses the same bets.
+
+const int = (message: string) => z.number({ error: requiredOr(message) }).int({ error: message });
+const gameId = int('must be an integer game id').min(1, { error: 'must be an integer game id' });
+const line = z.number({ error: 'must be a number (a multiple of 0.5) or null' }).nullable().optional();
+const period = enumValue(PERIODS, PERIOD_ALIASES).optional();
+const betFields = {
+  game_id: gameId,
+  market_type: enumValue(MARKET_TYPES),
+  period,
+  side: enumValue(SIDES),
+  line,
+};
+
+/** A body `{ "bets": [...] , ...extra }` or a bare array of bets; the cap is checked before the items. */
+function betsBody<S extends z.ZodType, E extends Record<string, z.ZodType> = Record<never, z.ZodType>>(bet: S, extra: E = {} as E) {
+  const shape = z.strictObject(
+    { bets: z.array(z.unknown(), { error: requiredOr('must be a list of bets') }).max(MAX_BETS, { error: `must hold at most ${MAX_BETS} bets` }).min(1, { error: 'must hold at least one bet' }).pipe(z.array(bet)), ...extra },
+    { error: objectError('must be a JSON object {"bets": [...]} or a JSON array of bets') },
+  );
+  return z.preprocess((v) => (Array.isArray(v) ? { bets: v } : v), shape);
+}
+
+const clvBet = z
+  .strictObject(
+    {
+      ...betFields,
+      book_id: int('must be an integer sportsbook id').min(1, { error: 'must be an integer sportsbook id' }),
+      price: int('must be American odds, an integer such as -110 or 150'),
+      placed_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 instant such as 2026-01-24T15:00:00Z' }).optional(),
+    },
+    { error: objectError('must be a JSON object') },
+  )
+  .transform((b) => ({ gameId: b.game_id, bookId: b.book_id, marketType: b.market_type, period: b.period, side: b.side, line: b.line, price: b.price, placedAt: b.placed_at }));
+
+const gradeBet = z
+  .strictObject(betFields, { error: objectError('must be a JSON object') })
+  .transform((b) => ({ gameId: b.game_id, marketType: b.market_type, period: b.period, side: b.side, line: b.line }));
+
+const BET_OPENAPI = {
+  game_id: { type: 'integer', minimum: 1 },
+  market_type: { type: 'string', enum: [...MARKET_TYPES] },
+  period: { type: 'string', enum: [...PERIOD_VALUES], default: 'full_game' },
+  side: { type: 'string', enum: [...SIDES] },
+  line: { type: ['number', 'null'], description: "The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5" },
+};
+const betsOpenApi = (bet: Record<string, unknown>, required: string[], extra: Record<string, unknown> = {}) => {
+  const item = { type: 'object', additionalProperties: false, required, properties: bet };
+  const array = { type: 'array', minItems: 1, maxItems: MAX_BETS, items: item };
+  return { oneOf: [{ type: 'object', additionalProperties: false, required: ['bets'], properties: { bets: array, ...extra } }, array] };
+};
+
+export const closingRoutes = defineRoutes([
+  {
+    path: '/closing',
+    summary: 'Closing lines: the last pregame price of every game, book, market, period and side before the game went live',
+    description:
+      'One entry per outcome a book quoted (pregame or live). price/point: the last pregame price seen strictly before cutoff_at (the start time, ' +
+      'or the first live price when that came earlier); captured_at: the capture it was first seen in. Without a close, price is null and ' +
+      'missing_reason says why (no_capture_before_start, not_quoted_before_start). settled is false until the game goes live.',
+    params: z.object({
+      game_id: ids('Only these games (any day unless date is given)'),
+      date: date('Games starting on this league-local day (LEAGUE_TIME_ZONE); default today when game_id is absent'),
+      book_id: ids('Only these sportsbooks'),
+      market_type: someOf('Only these markets', MARKET_TYPES),
+      period: someOf('Only these periods (full is an alias of full_game)', PERIODS, PERIOD_ALIASES),
+      side: someOf('Only these sides', SIDES),
+    }),
+    operation: 'ClosingLines',
+    envelope: list('closing'),
+    tags: ['closing'],
+    freshness: 'history',
+  },
+  {
+    path: '/clv',
+    method: 'POST',
+    summary: 'Closing-line value of up to 500 bets: against the close at the bet\'s book, at the sharp book, and against the de-vigged fair close',
+    description:
+      'cents: cents(bet) - cents(close) on the American cents scale (-105 to +105 is 10 cents); implied_probability: implied(close) - implied(bet); ' +
+      'both only when the close is at the bet\'s line (same_line). fair: the fair probability of the bet\'s side at its line (sharp book\'s closing pair, ' +
+      'else the consensus of every real book\'s, moved by the key-number model when no pair is at the bet\'s line) and clv_ev_percent = (p * decimal - 1) * 100.',
+    params: z.object({}),
+    body: {
+      schema: betsBody(clvBet, { devig: enumValue(LISTING_DEVIG_METHODS).optional() }).transform(({ devig, ...rest }) => ({ ...rest, devig_method: devig })),
+      openapi: betsOpenApi(
+        {
+          ...BET_OPENAPI,
+          book_id: { type: 'integer', minimum: 1 },
+          price: { type: 'integer', description: 'American odds, e.g. -110 or 150' },
+          placed_at: { type: 'string', format: 'date-time', description: 'When the bet was placed; before the game went live' },
+        },
+        ['game_id', 'book_id', 'market_type', 'side', 'price'],
+        { devig: { type: 'string', enum: [...LISTING_DEVIG_METHODS], default: LISTING_DEFAULT_DEVIG_METHOD } },
+      ),
+      description: `{"bets": [...], "devig": "${LISTING_DEFAULT_DEVIG_METHOD}"} or a bare array of bets (at most ${MAX_BETS}).`,
+    },
+    operation: 'BetClv',
+    envelope: list('clv'),
+    tags: ['closing'],
+    freshness: 'history',
+  },
+  {
+    path: '/grade',
+    method: 'POST',
+    summary: 'Grades (won, lost, push, void) of up to 500 bets from the games\' final scores',
+    description:
+      'result is null until the game is final (finished or closed); postponed and cancelled games void every bet, and so does a missing period score. ' +
+      'graded_at is when the feed last changed the score graded: a score correction re-grades and moves it.',
+    params: z.object({}),
+    body: {
+      schema: betsBody(gradeBet),
+      openapi: betsOpenApi(BET_OPENAPI, ['game_id', 'market_type', 'side']),
+      description: `{"bets": [...]} or a bare array of bets (at most ${MAX_BETS}).`,
+    },
+    operation: 'GradeBets',
+    envelope: list('grades'),
+    tags: ['closing'],
+    freshness: 'history',
+  },
+]);
