@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { LIVE_AUTH_FAILURES, LIVE_AUTH_MESSAGES, LiveAuthError, type LiveAuthFailure } from '../auth/live-key';
-import { LIVE_MARKET_TYPES } from '../graphql/arguments';
+import { ENUM_VOCABULARY } from '../graphql/enums';
 import { rootFieldSchema, type JsonSchema } from '../graphql/json-schema';
 import { IDLE_MS, WINDOW } from '../graphql/live-streams';
 import { loadOperations } from '../graphql/operations';
@@ -31,7 +31,7 @@ const FAILURE: JsonSchema = {
 
 const FILTER_PROPERTIES: Record<string, JsonSchema> = {
   game_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only this game' },
-  market_type: { type: 'string', enum: [...LIVE_MARKET_TYPES], description: 'Only this market type (player_props is accepted and matches no quote: no props are ingested)' },
+  market_type: { type: 'string', enum: [...ENUM_VOCABULARY.LiveMarketType], description: 'Only this market type (player_props is accepted and matches no quote: no props are ingested)' },
   book_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only this sportsbook' },
 };
 

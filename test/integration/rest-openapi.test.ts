@@ -105,6 +105,28 @@ describe('the document', () => {
     expect(count).toBeGreaterThanOrEqual(ROUTES.length * 7);
   });
 
+  test('when reading the body schemas, then every property of every response is described', () => {
+    const undescribed: string[] = [];
+    let properties = 0;
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
+      for (const [name, value] of Object.entries(node as Record<string, unknown>)) {
+        if (name === 'examples') continue; // real data, not schemas
+        if (name === 'properties') {
+          for (const [property, schema] of Object.entries(value as Record<string, any>)) {
+            properties++;
+            if (!schema.description) undescribed.push(`${at}/properties/${property}`);
+          }
+        }
+        walk(value, `${at}/${name}`);
+      }
+    };
+    walk(doc, '#');
+    expect(undescribed).toEqual([]);
+    expect(properties).toBeGreaterThan(1000);
+  });
+
   test('when reading descriptions, then the envelope, the error body, every header and every tag are described', () => {
     const games = doc.paths[`${BASE}/games`].get.responses[200].content['application/json'].schema;
     for (const name of ['success', 'data', 'count', 'pagination']) expect(games.properties[name].description).toBeTruthy();

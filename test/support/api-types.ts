@@ -225,7 +225,7 @@ export interface paths {
         };
         /**
          * Latest odds of the games being played (all paid plans)
-         * @description Games with status in_progress or live, with their markets. updated_at is when the newest included quote was last seen. market_type=player_props is accepted and returns the games with an empty markets object (no props are ingested).
+         * @description Games with status in_progress or live, with their markets. updated_at is when the newest included quote was last seen, or the time of the data (newest feed document stored) when no game is being played. market_type=player_props is accepted and returns the games with an empty markets object (no props are ingested).
          */
         get: operations["LiveOdds"];
         put?: never;
@@ -478,99 +478,172 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description The records of this page */
+                        /** @description The games of this page. */
                         data: {
+                            /** @description The feed's game id. */
                             game_id: number;
+                            /** @description League id (4 NBA, 5 WNBA). */
                             league_id: number | null;
+                            /** @description The feed's core id of the game. */
                             core_id: string | null;
                             /** @description scheduled, in_progress, finished, closed, postponed, cancelled, or unknown (the feed stopped carrying a game in progress for 3 hours; docs/ingest.md). */
                             status: string | null;
+                            /** @description The feed's own status word, unmapped. */
                             real_status: string | null;
+                            /** @description Status as shown to people, e.g. 'Q3 05:32' or 'Final'. */
                             status_display: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description Scheduled start.
+                             */
                             start_time: string | null;
+                            /** @description Away team id. */
                             away_team_id: number | null;
+                            /** @description Home team id. */
                             home_team_id: number | null;
+                            /** @description Winner's team id once the game is over; null before. */
                             winning_team_id: number | null;
+                            /** @description The away team. */
                             away_team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name, e.g. Boston Celtics. */
                                 full_name: string | null;
+                                /** @description Short name, e.g. Celtics. */
                                 short_name: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
+                                /** @description Logo URL. */
                                 logo: string | null;
                             } | null;
+                            /** @description The home team. */
                             home_team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name, e.g. Boston Celtics. */
                                 full_name: string | null;
+                                /** @description Short name, e.g. Celtics. */
                                 short_name: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
+                                /** @description Logo URL. */
                                 logo: string | null;
                             } | null;
                             /** @description Away team then home team, full objects. */
                             teams: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name, e.g. Boston Celtics. */
                                 full_name: string | null;
+                                /** @description Display name. */
                                 display_name: string | null;
+                                /** @description Short name, e.g. Celtics. */
                                 short_name: string | null;
+                                /** @description City or region. */
                                 location: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
+                                /** @description Logo URL. */
                                 logo: string | null;
+                                /** @description Primary colour, hex. */
                                 primary_color: string | null;
+                                /** @description Secondary colour, hex. */
                                 secondary_color: string | null;
+                                /** @description Conference, e.g. EASTERN. */
                                 conference_type: string | null;
+                                /** @description Division, e.g. ATLANTIC. */
                                 division_type: string | null;
+                                /** @description URL slug of the team. */
                                 url_slug: string | null;
+                                /** @description The team's record. */
                                 standings: {
+                                    /** @description Wins. */
                                     win: number | null;
+                                    /** @description Losses. */
                                     loss: number | null;
+                                    /** @description Ties. */
                                     ties: number | null;
+                                    /** @description Overtime losses. */
                                     overtime_losses: number | null;
+                                    /** @description Draws. */
                                     draw: number | null;
                                 } | null;
+                                /** @description The feed's core id of the team. */
                                 core_id: number | null;
                             }[];
+                            /** @description League name (NBA, WNBA). */
                             league_name: string | null;
+                            /** @description Game type as the feed gives it (e.g. reg, pre, post). */
                             type: string | null;
+                            /** @description Season, e.g. 2025. */
                             season: string | null;
+                            /** @description Week number, when the league has weeks. */
                             week: number | null;
+                            /** @description Attendance, once reported. */
                             attendance: number | null;
+                            /** @description The feed's coverage level. */
                             coverage: string | null;
+                            /** @description The feed's free-game flag. */
                             is_free: boolean | null;
+                            /** @description The feed's trending flag. */
                             trending: boolean | null;
+                            /** @description Away team's rotation number. */
                             away_rotation_number: number | null;
+                            /** @description Home team's rotation number. */
                             home_rotation_number: number | null;
+                            /** @description Number of bets on the game as the feed reports it. */
                             num_bets: number | null;
+                            /** @description Where the game is shown. */
                             broadcast: {
+                                /** @description TV network. */
                                 network: string | null;
+                                /** @description Streaming service. */
                                 internet: string | null;
+                                /** @description Short name of the TV network. */
                                 network_short: string | null;
                             } | null;
+                            /** @description Feed metadata passed through. */
                             meta: unknown;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the game was last changed by an ingest.
+                             */
                             updated_at: string | null;
+                            /** @description The live or final score; null before the game has one. */
                             boxscore?: {
+                                /** @description Game clock as the feed shows it, e.g. 05:32. */
                                 clock: string | null;
+                                /** @description Current period number. */
                                 period: number | null;
+                                /** @description Home team's points. */
                                 home_score: number | null;
+                                /** @description Away team's points. */
                                 away_score: number | null;
+                                /** @description Points per period, in order. */
                                 period_scores: {
+                                    /** @description Period number (1-4 quarters, 5 and up overtimes). */
                                     period: number;
+                                    /** @description Home team's points in the period. */
                                     home: number | null;
+                                    /** @description Away team's points in the period. */
                                     away: number | null;
                                 }[];
                                 /** @description Both teams' points (spec: 'total points', name not shown). */
                                 total_points: number | null;
+                                /** @description Home team's first-half points. */
                                 home_first_half: number | null;
+                                /** @description Away team's first-half points. */
                                 away_first_half: number | null;
+                                /** @description Home team's second-half points. */
                                 home_second_half: number | null;
+                                /** @description Away team's second-half points. */
                                 away_second_half: number | null;
                             } | null;
-                            /**
-                             * @description The game's markets. period: full_game (default) or first_half ('full' is accepted for full_game).
-                             *     book_id narrows the outcomes to those books.
-                             */
+                            /** @description The game's markets in one period. */
                             markets?: {
+                                /** @description Moneyline market. */
                                 moneyline: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -578,42 +651,63 @@ export interface operations {
                                     available_count: number;
                                     /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                     best_odds: {
+                                        /** @description Decimal odds. */
                                         decimal: number;
+                                        /** @description American price. */
                                         american: string;
+                                        /** @description The sportsbook offering it. */
                                         book_id: number;
+                                        /** @description The sportsbook's name. */
                                         book_name: string | null;
                                     } | null;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
+                                        /** @description The price. */
                                         odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
                                             decimal: number;
                                             /** @description Signed American price as a string: -110, +150. */
                                             american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
                                             fractional: string | null;
                                             /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
                                         /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                         average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
                                             decimal: number | null;
                                         };
                                         /** @description Real books (not aggregates) quoting the market. */
@@ -622,7 +716,9 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
+                                /** @description Spread market. */
                                 spread: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -630,42 +726,63 @@ export interface operations {
                                     available_count: number;
                                     /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                     best_odds: {
+                                        /** @description Decimal odds. */
                                         decimal: number;
+                                        /** @description American price. */
                                         american: string;
+                                        /** @description The sportsbook offering it. */
                                         book_id: number;
+                                        /** @description The sportsbook's name. */
                                         book_name: string | null;
                                     } | null;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
+                                        /** @description The price. */
                                         odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
                                             decimal: number;
                                             /** @description Signed American price as a string: -110, +150. */
                                             american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
                                             fractional: string | null;
                                             /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
                                         /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                         average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
                                             decimal: number | null;
                                         };
                                         /** @description Real books (not aggregates) quoting the market. */
@@ -674,7 +791,9 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
+                                /** @description Total (over/under) market. */
                                 total: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -682,42 +801,63 @@ export interface operations {
                                     available_count: number;
                                     /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                     best_odds: {
+                                        /** @description Decimal odds. */
                                         decimal: number;
+                                        /** @description American price. */
                                         american: string;
+                                        /** @description The sportsbook offering it. */
                                         book_id: number;
+                                        /** @description The sportsbook's name. */
                                         book_name: string | null;
                                     } | null;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
+                                        /** @description The price. */
                                         odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
                                             decimal: number;
                                             /** @description Signed American price as a string: -110, +150. */
                                             american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
                                             fractional: string | null;
                                             /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
                                         /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                         average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
                                             decimal: number | null;
                                         };
                                         /** @description Real books (not aggregates) quoting the market. */
@@ -798,97 +938,170 @@ export interface operations {
                         success: true;
                         /** @description One game; with date, only when it starts on that league-local day. Null when there is none. */
                         data: {
+                            /** @description The feed's game id. */
                             game_id: number;
+                            /** @description League id (4 NBA, 5 WNBA). */
                             league_id: number | null;
+                            /** @description The feed's core id of the game. */
                             core_id: string | null;
                             /** @description scheduled, in_progress, finished, closed, postponed, cancelled, or unknown (the feed stopped carrying a game in progress for 3 hours; docs/ingest.md). */
                             status: string | null;
+                            /** @description The feed's own status word, unmapped. */
                             real_status: string | null;
+                            /** @description Status as shown to people, e.g. 'Q3 05:32' or 'Final'. */
                             status_display: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description Scheduled start.
+                             */
                             start_time: string | null;
+                            /** @description Away team id. */
                             away_team_id: number | null;
+                            /** @description Home team id. */
                             home_team_id: number | null;
+                            /** @description Winner's team id once the game is over; null before. */
                             winning_team_id: number | null;
+                            /** @description The away team. */
                             away_team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name, e.g. Boston Celtics. */
                                 full_name: string | null;
+                                /** @description Short name, e.g. Celtics. */
                                 short_name: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
+                                /** @description Logo URL. */
                                 logo: string | null;
                             } | null;
+                            /** @description The home team. */
                             home_team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name, e.g. Boston Celtics. */
                                 full_name: string | null;
+                                /** @description Short name, e.g. Celtics. */
                                 short_name: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
+                                /** @description Logo URL. */
                                 logo: string | null;
                             } | null;
                             /** @description Away team then home team, full objects. */
                             teams: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name, e.g. Boston Celtics. */
                                 full_name: string | null;
+                                /** @description Display name. */
                                 display_name: string | null;
+                                /** @description Short name, e.g. Celtics. */
                                 short_name: string | null;
+                                /** @description City or region. */
                                 location: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
+                                /** @description Logo URL. */
                                 logo: string | null;
+                                /** @description Primary colour, hex. */
                                 primary_color: string | null;
+                                /** @description Secondary colour, hex. */
                                 secondary_color: string | null;
+                                /** @description Conference, e.g. EASTERN. */
                                 conference_type: string | null;
+                                /** @description Division, e.g. ATLANTIC. */
                                 division_type: string | null;
+                                /** @description URL slug of the team. */
                                 url_slug: string | null;
+                                /** @description The team's record. */
                                 standings: {
+                                    /** @description Wins. */
                                     win: number | null;
+                                    /** @description Losses. */
                                     loss: number | null;
+                                    /** @description Ties. */
                                     ties: number | null;
+                                    /** @description Overtime losses. */
                                     overtime_losses: number | null;
+                                    /** @description Draws. */
                                     draw: number | null;
                                 } | null;
+                                /** @description The feed's core id of the team. */
                                 core_id: number | null;
                             }[];
+                            /** @description League name (NBA, WNBA). */
                             league_name: string | null;
+                            /** @description Game type as the feed gives it (e.g. reg, pre, post). */
                             type: string | null;
+                            /** @description Season, e.g. 2025. */
                             season: string | null;
+                            /** @description Week number, when the league has weeks. */
                             week: number | null;
+                            /** @description Attendance, once reported. */
                             attendance: number | null;
+                            /** @description The feed's coverage level. */
                             coverage: string | null;
+                            /** @description The feed's free-game flag. */
                             is_free: boolean | null;
+                            /** @description The feed's trending flag. */
                             trending: boolean | null;
+                            /** @description Away team's rotation number. */
                             away_rotation_number: number | null;
+                            /** @description Home team's rotation number. */
                             home_rotation_number: number | null;
+                            /** @description Number of bets on the game as the feed reports it. */
                             num_bets: number | null;
+                            /** @description Where the game is shown. */
                             broadcast: {
+                                /** @description TV network. */
                                 network: string | null;
+                                /** @description Streaming service. */
                                 internet: string | null;
+                                /** @description Short name of the TV network. */
                                 network_short: string | null;
                             } | null;
+                            /** @description Feed metadata passed through. */
                             meta: unknown;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the game was last changed by an ingest.
+                             */
                             updated_at: string | null;
+                            /** @description The live or final score; null before the game has one. */
                             boxscore?: {
+                                /** @description Game clock as the feed shows it, e.g. 05:32. */
                                 clock: string | null;
+                                /** @description Current period number. */
                                 period: number | null;
+                                /** @description Home team's points. */
                                 home_score: number | null;
+                                /** @description Away team's points. */
                                 away_score: number | null;
+                                /** @description Points per period, in order. */
                                 period_scores: {
+                                    /** @description Period number (1-4 quarters, 5 and up overtimes). */
                                     period: number;
+                                    /** @description Home team's points in the period. */
                                     home: number | null;
+                                    /** @description Away team's points in the period. */
                                     away: number | null;
                                 }[];
                                 /** @description Both teams' points (spec: 'total points', name not shown). */
                                 total_points: number | null;
+                                /** @description Home team's first-half points. */
                                 home_first_half: number | null;
+                                /** @description Away team's first-half points. */
                                 away_first_half: number | null;
+                                /** @description Home team's second-half points. */
                                 home_second_half: number | null;
+                                /** @description Away team's second-half points. */
                                 away_second_half: number | null;
                             } | null;
-                            /**
-                             * @description The game's markets. period: full_game (default) or first_half ('full' is accepted for full_game).
-                             *     book_id narrows the outcomes to those books.
-                             */
+                            /** @description The game's markets in one period. */
                             markets?: {
+                                /** @description Moneyline market. */
                                 moneyline: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -896,42 +1109,63 @@ export interface operations {
                                     available_count: number;
                                     /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                     best_odds: {
+                                        /** @description Decimal odds. */
                                         decimal: number;
+                                        /** @description American price. */
                                         american: string;
+                                        /** @description The sportsbook offering it. */
                                         book_id: number;
+                                        /** @description The sportsbook's name. */
                                         book_name: string | null;
                                     } | null;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
+                                        /** @description The price. */
                                         odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
                                             decimal: number;
                                             /** @description Signed American price as a string: -110, +150. */
                                             american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
                                             fractional: string | null;
                                             /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
                                         /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                         average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
                                             decimal: number | null;
                                         };
                                         /** @description Real books (not aggregates) quoting the market. */
@@ -940,7 +1174,9 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
+                                /** @description Spread market. */
                                 spread: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -948,42 +1184,63 @@ export interface operations {
                                     available_count: number;
                                     /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                     best_odds: {
+                                        /** @description Decimal odds. */
                                         decimal: number;
+                                        /** @description American price. */
                                         american: string;
+                                        /** @description The sportsbook offering it. */
                                         book_id: number;
+                                        /** @description The sportsbook's name. */
                                         book_name: string | null;
                                     } | null;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
+                                        /** @description The price. */
                                         odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
                                             decimal: number;
                                             /** @description Signed American price as a string: -110, +150. */
                                             american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
                                             fractional: string | null;
                                             /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
                                         /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                         average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
                                             decimal: number | null;
                                         };
                                         /** @description Real books (not aggregates) quoting the market. */
@@ -992,7 +1249,9 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
+                                /** @description Total (over/under) market. */
                                 total: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1000,42 +1259,63 @@ export interface operations {
                                     available_count: number;
                                     /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                     best_odds: {
+                                        /** @description Decimal odds. */
                                         decimal: number;
+                                        /** @description American price. */
                                         american: string;
+                                        /** @description The sportsbook offering it. */
                                         book_id: number;
+                                        /** @description The sportsbook's name. */
                                         book_name: string | null;
                                     } | null;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
+                                        /** @description The price. */
                                         odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
                                             decimal: number;
                                             /** @description Signed American price as a string: -110, +150. */
                                             american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
                                             fractional: string | null;
                                             /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
                                         /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                         average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
                                             decimal: number | null;
                                         };
                                         /** @description Real books (not aggregates) quoting the market. */
@@ -1100,24 +1380,38 @@ export interface operations {
                         success: true;
                         /** @description One game; with date, only when it starts on that league-local day. Null when there is none. */
                         data: {
+                            /** @description The feed's game id. */
                             game_id: number;
                             /** @description scheduled, in_progress, finished, closed, postponed, cancelled, or unknown (the feed stopped carrying a game in progress for 3 hours; docs/ingest.md). */
                             status: string | null;
+                            /** @description The live or final score; null before the game has one. */
                             boxscore: {
+                                /** @description Game clock as the feed shows it, e.g. 05:32. */
                                 clock: string | null;
+                                /** @description Current period number. */
                                 period: number | null;
+                                /** @description Home team's points. */
                                 home_score: number | null;
+                                /** @description Away team's points. */
                                 away_score: number | null;
+                                /** @description Points per period, in order. */
                                 period_scores: {
+                                    /** @description Period number (1-4 quarters, 5 and up overtimes). */
                                     period: number;
+                                    /** @description Home team's points in the period. */
                                     home: number | null;
+                                    /** @description Away team's points in the period. */
                                     away: number | null;
                                 }[];
                                 /** @description Both teams' points (spec: 'total points', name not shown). */
                                 total_points: number | null;
+                                /** @description Home team's first-half points. */
                                 home_first_half: number | null;
+                                /** @description Away team's first-half points. */
                                 away_first_half: number | null;
+                                /** @description Home team's second-half points. */
                                 home_second_half: number | null;
+                                /** @description Away team's second-half points. */
                                 away_second_half: number | null;
                             } | null;
                         };
@@ -1179,107 +1473,159 @@ export interface operations {
                         success: true;
                         /** @description One game; with date, only when it starts on that league-local day. Null when there is none. */
                         data: {
+                            /** @description The feed's game id. */
                             game_id: number;
                             /** @description scheduled, in_progress, finished, closed, postponed, cancelled, or unknown (the feed stopped carrying a game in progress for 3 hours; docs/ingest.md). */
                             status: string | null;
-                            /**
-                             * @description The game's markets. period: full_game (default) or first_half ('full' is accepted for full_game).
-                             *     book_id narrows the outcomes to those books.
-                             */
+                            /** @description The game's markets in one period. */
                             markets: {
+                                /** @description Moneyline market. */
                                 moneyline?: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
+                                        /** @description The price. */
                                         odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
                                             decimal: number;
                                             /** @description Signed American price as a string: -110, +150. */
                                             american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
                                             fractional: string | null;
                                             /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                 };
+                                /** @description Spread market. */
                                 spread?: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
+                                        /** @description The price. */
                                         odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
                                             decimal: number;
                                             /** @description Signed American price as a string: -110, +150. */
                                             american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
                                             fractional: string | null;
                                             /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                 };
+                                /** @description Total (over/under) market. */
                                 total?: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
+                                        /** @description The price. */
                                         odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
                                             decimal: number;
                                             /** @description Signed American price as a string: -110, +150. */
                                             american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
                                             fractional: string | null;
                                             /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                 };
@@ -1340,25 +1686,44 @@ export interface operations {
                         success: true;
                         /** @description Teams ordered by id. conference and division match case-insensitively by prefix (east finds EASTERN). */
                         data: {
+                            /** @description Team id. */
                             id: number;
+                            /** @description Full name, e.g. Boston Celtics. */
                             full_name: string | null;
+                            /** @description Display name. */
                             display_name: string | null;
+                            /** @description Short name, e.g. Celtics. */
                             short_name: string | null;
+                            /** @description City or region. */
                             location: string | null;
+                            /** @description Abbreviation, e.g. BOS. */
                             abbr: string | null;
+                            /** @description Logo URL. */
                             logo: string | null;
+                            /** @description Primary colour, hex. */
                             primary_color: string | null;
+                            /** @description Secondary colour, hex. */
                             secondary_color: string | null;
+                            /** @description Conference, e.g. EASTERN. */
                             conference_type: string | null;
+                            /** @description Division, e.g. ATLANTIC. */
                             division_type: string | null;
+                            /** @description URL slug of the team. */
                             url_slug: string | null;
+                            /** @description The team's record. */
                             standings: {
+                                /** @description Wins. */
                                 win: number | null;
+                                /** @description Losses. */
                                 loss: number | null;
+                                /** @description Ties. */
                                 ties: number | null;
+                                /** @description Overtime losses. */
                                 overtime_losses: number | null;
+                                /** @description Draws. */
                                 draw: number | null;
                             } | null;
+                            /** @description The feed's core id of the team. */
                             core_id: number | null;
                         }[];
                         /** @description Number of records in data */
@@ -1415,13 +1780,21 @@ export interface operations {
                         success: true;
                         /** @description Leagues ordered by id. */
                         data: {
+                            /** @description League id (4 NBA, 5 WNBA). */
                             id: number;
+                            /** @description Sport, e.g. basketball. */
                             sport: string | null;
+                            /** @description Short name, e.g. NBA. */
                             name: string | null;
+                            /** @description Full name. */
                             description: string | null;
+                            /** @description Logo URL. */
                             logo: string | null;
+                            /** @description Current season, e.g. 2025. */
                             current_season: string | null;
+                            /** @description Current season type, e.g. regular. */
                             current_season_type: string | null;
+                            /** @description Whether the league is active. */
                             is_active: boolean | null;
                         }[];
                         /** @description Number of records in data */
@@ -1471,7 +1844,9 @@ export interface operations {
                         success: true;
                         /** @description Sportsbooks ordered by id. */
                         data: {
+                            /** @description Book id. */
                             id: number;
+                            /** @description Book name. */
                             name: string | null;
                         }[];
                         /** @description Number of records in data */
@@ -1528,33 +1903,53 @@ export interface operations {
                         success: true;
                         /** @description Consensus per game of a league-local day (default today), ordered like games. */
                         data: {
+                            /** @description The game. */
                             game_id: number;
+                            /** @description Away team. */
                             away_team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
                             } | null;
+                            /** @description Home team. */
                             home_team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
                             } | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description Scheduled start.
+                             */
                             start_time: string | null;
+                            /** @description The game's status. */
                             status: string | null;
+                            /** @description Consensus per market. */
                             markets: {
+                                /** @description Moneyline consensus. */
                                 moneyline?: {
-                                    /** @description American odds from the books' averaged implied probabilities. Null without prices. */
+                                    /** @description American odds of the home side from the books' averaged implied probabilities. Null without prices. */
                                     consensus_home: number | null;
+                                    /** @description The same for the away side. */
                                     consensus_away: number | null;
+                                    /** @description Public betting on the moneyline. */
                                     public_betting: {
+                                        /** @description Share of tickets on the home side, percent. */
                                         home_percentage: number | null;
+                                        /** @description Share of tickets on the away side, percent. */
                                         away_percentage: number | null;
+                                        /** @description Bets counted. */
                                         total_bets: number | null;
                                     } | null;
                                 } | null;
+                                /** @description Spread consensus. */
                                 spread?: {
                                     /** @description Median home line across real books. */
                                     consensus_line: number | null;
                                 } | null;
+                                /** @description Total consensus. */
                                 total?: {
                                     /** @description Median total across real books. */
                                     consensus_line: number | null;
@@ -1617,34 +2012,54 @@ export interface operations {
                         success: true;
                         /** @description Public betting per game and market; date defaults to today (league-local). */
                         data: {
+                            /** @description The game. */
                             game_id: number;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description Scheduled start.
+                             */
                             start_time: string | null;
+                            /** @description The game's status. */
                             status: string | null;
+                            /** @description Away team. */
                             away_team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
                             } | null;
+                            /** @description Home team. */
                             home_team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
                             } | null;
                             /** @description Game-level number of bets as the feed reports it. */
                             num_bets: number | null;
+                            /** @description Figures per market and book. */
                             markets: {
+                                /** @description moneyline, spread or total. */
                                 market_type: string;
+                                /** @description Stored period, e.g. full_game. */
                                 period: string;
+                                /** @description The sportsbook reporting the figures. */
                                 book_id: number;
+                                /** @description The sportsbook's name. */
                                 book_name: string | null;
                                 /** @description Bets counted on the market (sum over its sides). */
                                 num_bets: number | null;
+                                /** @description Figures per side. */
                                 sides: {
+                                    /** @description home, away, over or under. */
                                     side: string;
+                                    /** @description The side's team; null on totals. */
                                     team_id: number | null;
                                     /** @description Share of tickets (bets) on this side, percent. */
                                     tickets_percentage: number | null;
                                     /** @description Share of money on this side, percent. */
                                     money_percentage: number | null;
+                                    /** @description Bets on this side. */
                                     num_bets: number | null;
                                 }[];
                             }[];
@@ -1712,72 +2127,82 @@ export interface operations {
                         /**
                          * @description Every available price of one market type across the games of a league-local day, one entry per
                          *     book and side, with value metrics. Aggregate books (Consensus, Open) are never listed; pregame and
-                         *     live prices are both listed, flagged is_live, and never compared with each other.
-                         *     market_type: moneyline, spread or total. date: league-local day, default today (ignored when
-                         *     game_id is given without date). team_id: the outcome's team (not on totals). book_id: the listed
-                         *     books (references and arbitrage still use every book). side: over/under (totals only).
-                         *     sort: odds (highest decimal first; moneyline default) or value (highest ev_per_100 first; spread and
-                         *     total default); ties by game_id, book_id, side. period: full_game (default; 'full' accepted) or
-                         *     first_half. devig: multiplicative, additive, power (default), shin, odds_ratio, worst_case.
+                         *     live prices are both listed, flagged isLive, and never compared with each other.
                          */
                         data: {
                             /** @description The feed's outcome id (a 64-bit-safe integer); null when the feed gave none or a non-numeric one. */
                             outcome_id: number | null;
+                            /** @description The game. */
                             game_id: number;
+                            /** @description The sportsbook. */
                             book_id: number;
                             /** @description Extension: the sportsbook's name. */
                             book_name: string | null;
+                            /** @description moneyline, spread or total. */
                             market_type: string;
                             /** @description home, away (moneyline, spread); over, under (total). */
                             side: string;
                             /** @description Null on totals. */
                             team_id: number | null;
+                            /** @description The side's team; null on totals. */
                             team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name. */
                                 name: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
                             } | null;
                             /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                             point: number | null;
+                            /** @description The price. */
                             odds: {
+                                /** @description Decimal odds: the payout per unit staked, stake included. */
                                 decimal: number;
                                 /** @description Signed American price as a string: -110, +150. */
                                 american: string;
+                                /** @description Fractional odds, e.g. 10/11. */
                                 fractional: string | null;
                                 /** @description The American price as the book quoted it, a number. */
                                 original: number | null;
                             };
-                            /** @description The value score sort=value orders by: ev.ev_per_100 (null without a reference). */
+                            /** @description The value score sort VALUE orders by: ev.evPer100 (null without a reference). */
                             value: number | null;
+                            /** @description Whether this is the book's live (in-game) price. */
                             is_live: boolean;
+                            /** @description Whether the book currently offers the price. */
                             is_available: boolean;
+                            /** @description The feed's line status word. */
                             line_status: string | null;
+                            /** @description full_game or first_half. */
                             period: string;
+                            /** @description Value metrics. */
                             ev: {
+                                /** @description The price as decimal odds. */
                                 decimal_odds: number;
-                                /** @description 1/decimal_odds, margin included. */
+                                /** @description 1/decimalOdds, margin included. */
                                 implied_probability: number;
                                 /** @description Reference probability with the margin removed (see `reference`); null when the market has no two-way price anywhere. */
                                 true_probability: number | null;
-                                /** @description 1/decimal_odds: the win rate at which the bet breaks even. */
+                                /** @description 1/decimalOdds: the win rate at which the bet breaks even. */
                                 break_even_probability: number;
-                                /** @description (true_probability * decimal_odds - 1) * 100: expected profit in percent of the stake. */
+                                /** @description (trueProbability * decimalOdds - 1) * 100: expected profit in percent of the stake. */
                                 edge_percentage: number | null;
-                                /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edge_percentage. */
+                                /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
                                 ev_per_100: number | null;
-                                /** @description ev_per_100 > 0. */
+                                /** @description evPer100 > 0. */
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
                                 /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
                                 arbitrage: boolean;
-                                /** @description Extension: the de-vig method applied (the devig argument, default power). */
+                                /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
                                 /** @description Extension: sharp (the sharp book's de-vigged price) or consensus (mean of every book's de-vigged price); null without a reference. */
                                 reference: string | null;
                                 /** @description Extension: the point the reference was measured at (null on moneylines). */
                                 reference_point: number | null;
-                                /** @description Extension: true when the reference was moved from reference_point to this outcome's point with the key-number model. */
+                                /** @description Extension: true when the reference was moved from referencePoint to this outcome's point with the key-number model. */
                                 point_adjusted: boolean | null;
                                 /** @description Extension: books behind the reference (1 for the sharp book). */
                                 reference_book_count: number | null;
@@ -1789,12 +2214,19 @@ export interface operations {
                                     profit_percentage: number;
                                     /** @description Fraction of the bankroll to stake on this outcome, 0..1 (4 decimals). */
                                     stake: number;
+                                    /** @description The other leg. */
                                     complement: {
+                                        /** @description The leg's sportsbook. */
                                         book_id: number;
+                                        /** @description The leg's sportsbook name. */
                                         book_name: string | null;
+                                        /** @description The leg's side (home, away, over, under). */
                                         side: string;
+                                        /** @description The leg's line; null on moneylines. */
                                         point: number | null;
+                                        /** @description The leg's decimal price. */
                                         decimal: number;
+                                        /** @description The leg's American price. */
                                         american: string;
                                         /** @description Fraction of the bankroll to stake on this leg, 0..1 (4 decimals). */
                                         stake: number;
@@ -1865,72 +2297,82 @@ export interface operations {
                         /**
                          * @description Every available price of one market type across the games of a league-local day, one entry per
                          *     book and side, with value metrics. Aggregate books (Consensus, Open) are never listed; pregame and
-                         *     live prices are both listed, flagged is_live, and never compared with each other.
-                         *     market_type: moneyline, spread or total. date: league-local day, default today (ignored when
-                         *     game_id is given without date). team_id: the outcome's team (not on totals). book_id: the listed
-                         *     books (references and arbitrage still use every book). side: over/under (totals only).
-                         *     sort: odds (highest decimal first; moneyline default) or value (highest ev_per_100 first; spread and
-                         *     total default); ties by game_id, book_id, side. period: full_game (default; 'full' accepted) or
-                         *     first_half. devig: multiplicative, additive, power (default), shin, odds_ratio, worst_case.
+                         *     live prices are both listed, flagged isLive, and never compared with each other.
                          */
                         data: {
                             /** @description The feed's outcome id (a 64-bit-safe integer); null when the feed gave none or a non-numeric one. */
                             outcome_id: number | null;
+                            /** @description The game. */
                             game_id: number;
+                            /** @description The sportsbook. */
                             book_id: number;
                             /** @description Extension: the sportsbook's name. */
                             book_name: string | null;
+                            /** @description moneyline, spread or total. */
                             market_type: string;
                             /** @description home, away (moneyline, spread); over, under (total). */
                             side: string;
                             /** @description Null on totals. */
                             team_id: number | null;
+                            /** @description The side's team; null on totals. */
                             team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name. */
                                 name: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
                             } | null;
                             /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                             point: number | null;
+                            /** @description The price. */
                             odds: {
+                                /** @description Decimal odds: the payout per unit staked, stake included. */
                                 decimal: number;
                                 /** @description Signed American price as a string: -110, +150. */
                                 american: string;
+                                /** @description Fractional odds, e.g. 10/11. */
                                 fractional: string | null;
                                 /** @description The American price as the book quoted it, a number. */
                                 original: number | null;
                             };
-                            /** @description The value score sort=value orders by: ev.ev_per_100 (null without a reference). */
+                            /** @description The value score sort VALUE orders by: ev.evPer100 (null without a reference). */
                             value: number | null;
+                            /** @description Whether this is the book's live (in-game) price. */
                             is_live: boolean;
+                            /** @description Whether the book currently offers the price. */
                             is_available: boolean;
+                            /** @description The feed's line status word. */
                             line_status: string | null;
+                            /** @description full_game or first_half. */
                             period: string;
+                            /** @description Value metrics. */
                             ev: {
+                                /** @description The price as decimal odds. */
                                 decimal_odds: number;
-                                /** @description 1/decimal_odds, margin included. */
+                                /** @description 1/decimalOdds, margin included. */
                                 implied_probability: number;
                                 /** @description Reference probability with the margin removed (see `reference`); null when the market has no two-way price anywhere. */
                                 true_probability: number | null;
-                                /** @description 1/decimal_odds: the win rate at which the bet breaks even. */
+                                /** @description 1/decimalOdds: the win rate at which the bet breaks even. */
                                 break_even_probability: number;
-                                /** @description (true_probability * decimal_odds - 1) * 100: expected profit in percent of the stake. */
+                                /** @description (trueProbability * decimalOdds - 1) * 100: expected profit in percent of the stake. */
                                 edge_percentage: number | null;
-                                /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edge_percentage. */
+                                /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
                                 ev_per_100: number | null;
-                                /** @description ev_per_100 > 0. */
+                                /** @description evPer100 > 0. */
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
                                 /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
                                 arbitrage: boolean;
-                                /** @description Extension: the de-vig method applied (the devig argument, default power). */
+                                /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
                                 /** @description Extension: sharp (the sharp book's de-vigged price) or consensus (mean of every book's de-vigged price); null without a reference. */
                                 reference: string | null;
                                 /** @description Extension: the point the reference was measured at (null on moneylines). */
                                 reference_point: number | null;
-                                /** @description Extension: true when the reference was moved from reference_point to this outcome's point with the key-number model. */
+                                /** @description Extension: true when the reference was moved from referencePoint to this outcome's point with the key-number model. */
                                 point_adjusted: boolean | null;
                                 /** @description Extension: books behind the reference (1 for the sharp book). */
                                 reference_book_count: number | null;
@@ -1942,12 +2384,19 @@ export interface operations {
                                     profit_percentage: number;
                                     /** @description Fraction of the bankroll to stake on this outcome, 0..1 (4 decimals). */
                                     stake: number;
+                                    /** @description The other leg. */
                                     complement: {
+                                        /** @description The leg's sportsbook. */
                                         book_id: number;
+                                        /** @description The leg's sportsbook name. */
                                         book_name: string | null;
+                                        /** @description The leg's side (home, away, over, under). */
                                         side: string;
+                                        /** @description The leg's line; null on moneylines. */
                                         point: number | null;
+                                        /** @description The leg's decimal price. */
                                         decimal: number;
+                                        /** @description The leg's American price. */
                                         american: string;
                                         /** @description Fraction of the bankroll to stake on this leg, 0..1 (4 decimals). */
                                         stake: number;
@@ -2018,72 +2467,82 @@ export interface operations {
                         /**
                          * @description Every available price of one market type across the games of a league-local day, one entry per
                          *     book and side, with value metrics. Aggregate books (Consensus, Open) are never listed; pregame and
-                         *     live prices are both listed, flagged is_live, and never compared with each other.
-                         *     market_type: moneyline, spread or total. date: league-local day, default today (ignored when
-                         *     game_id is given without date). team_id: the outcome's team (not on totals). book_id: the listed
-                         *     books (references and arbitrage still use every book). side: over/under (totals only).
-                         *     sort: odds (highest decimal first; moneyline default) or value (highest ev_per_100 first; spread and
-                         *     total default); ties by game_id, book_id, side. period: full_game (default; 'full' accepted) or
-                         *     first_half. devig: multiplicative, additive, power (default), shin, odds_ratio, worst_case.
+                         *     live prices are both listed, flagged isLive, and never compared with each other.
                          */
                         data: {
                             /** @description The feed's outcome id (a 64-bit-safe integer); null when the feed gave none or a non-numeric one. */
                             outcome_id: number | null;
+                            /** @description The game. */
                             game_id: number;
+                            /** @description The sportsbook. */
                             book_id: number;
                             /** @description Extension: the sportsbook's name. */
                             book_name: string | null;
+                            /** @description moneyline, spread or total. */
                             market_type: string;
                             /** @description home, away (moneyline, spread); over, under (total). */
                             side: string;
                             /** @description Null on totals. */
                             team_id: number | null;
+                            /** @description The side's team; null on totals. */
                             team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name. */
                                 name: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
                             } | null;
                             /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                             point: number | null;
+                            /** @description The price. */
                             odds: {
+                                /** @description Decimal odds: the payout per unit staked, stake included. */
                                 decimal: number;
                                 /** @description Signed American price as a string: -110, +150. */
                                 american: string;
+                                /** @description Fractional odds, e.g. 10/11. */
                                 fractional: string | null;
                                 /** @description The American price as the book quoted it, a number. */
                                 original: number | null;
                             };
-                            /** @description The value score sort=value orders by: ev.ev_per_100 (null without a reference). */
+                            /** @description The value score sort VALUE orders by: ev.evPer100 (null without a reference). */
                             value: number | null;
+                            /** @description Whether this is the book's live (in-game) price. */
                             is_live: boolean;
+                            /** @description Whether the book currently offers the price. */
                             is_available: boolean;
+                            /** @description The feed's line status word. */
                             line_status: string | null;
+                            /** @description full_game or first_half. */
                             period: string;
+                            /** @description Value metrics. */
                             ev: {
+                                /** @description The price as decimal odds. */
                                 decimal_odds: number;
-                                /** @description 1/decimal_odds, margin included. */
+                                /** @description 1/decimalOdds, margin included. */
                                 implied_probability: number;
                                 /** @description Reference probability with the margin removed (see `reference`); null when the market has no two-way price anywhere. */
                                 true_probability: number | null;
-                                /** @description 1/decimal_odds: the win rate at which the bet breaks even. */
+                                /** @description 1/decimalOdds: the win rate at which the bet breaks even. */
                                 break_even_probability: number;
-                                /** @description (true_probability * decimal_odds - 1) * 100: expected profit in percent of the stake. */
+                                /** @description (trueProbability * decimalOdds - 1) * 100: expected profit in percent of the stake. */
                                 edge_percentage: number | null;
-                                /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edge_percentage. */
+                                /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
                                 ev_per_100: number | null;
-                                /** @description ev_per_100 > 0. */
+                                /** @description evPer100 > 0. */
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
                                 /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
                                 arbitrage: boolean;
-                                /** @description Extension: the de-vig method applied (the devig argument, default power). */
+                                /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
                                 /** @description Extension: sharp (the sharp book's de-vigged price) or consensus (mean of every book's de-vigged price); null without a reference. */
                                 reference: string | null;
                                 /** @description Extension: the point the reference was measured at (null on moneylines). */
                                 reference_point: number | null;
-                                /** @description Extension: true when the reference was moved from reference_point to this outcome's point with the key-number model. */
+                                /** @description Extension: true when the reference was moved from referencePoint to this outcome's point with the key-number model. */
                                 point_adjusted: boolean | null;
                                 /** @description Extension: books behind the reference (1 for the sharp book). */
                                 reference_book_count: number | null;
@@ -2095,12 +2554,19 @@ export interface operations {
                                     profit_percentage: number;
                                     /** @description Fraction of the bankroll to stake on this outcome, 0..1 (4 decimals). */
                                     stake: number;
+                                    /** @description The other leg. */
                                     complement: {
+                                        /** @description The leg's sportsbook. */
                                         book_id: number;
+                                        /** @description The leg's sportsbook name. */
                                         book_name: string | null;
+                                        /** @description The leg's side (home, away, over, under). */
                                         side: string;
+                                        /** @description The leg's line; null on moneylines. */
                                         point: number | null;
+                                        /** @description The leg's decimal price. */
                                         decimal: number;
+                                        /** @description The leg's American price. */
                                         american: string;
                                         /** @description Fraction of the bankroll to stake on this leg, 0..1 (4 decimals). */
                                         stake: number;
@@ -2160,99 +2626,172 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description Games with status in_progress or live, by start_time then game_id. */
+                        /** @description Games with status in_progress or live, by startTime then gameId. */
                         data: {
+                            /** @description The feed's game id. */
                             game_id: number;
+                            /** @description League id (4 NBA, 5 WNBA). */
                             league_id: number | null;
+                            /** @description The feed's core id of the game. */
                             core_id: string | null;
                             /** @description scheduled, in_progress, finished, closed, postponed, cancelled, or unknown (the feed stopped carrying a game in progress for 3 hours; docs/ingest.md). */
                             status: string | null;
+                            /** @description The feed's own status word, unmapped. */
                             real_status: string | null;
+                            /** @description Status as shown to people, e.g. 'Q3 05:32' or 'Final'. */
                             status_display: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description Scheduled start.
+                             */
                             start_time: string | null;
+                            /** @description Away team id. */
                             away_team_id: number | null;
+                            /** @description Home team id. */
                             home_team_id: number | null;
+                            /** @description Winner's team id once the game is over; null before. */
                             winning_team_id: number | null;
+                            /** @description The away team. */
                             away_team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name, e.g. Boston Celtics. */
                                 full_name: string | null;
+                                /** @description Short name, e.g. Celtics. */
                                 short_name: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
+                                /** @description Logo URL. */
                                 logo: string | null;
                             } | null;
+                            /** @description The home team. */
                             home_team: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name, e.g. Boston Celtics. */
                                 full_name: string | null;
+                                /** @description Short name, e.g. Celtics. */
                                 short_name: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
+                                /** @description Logo URL. */
                                 logo: string | null;
                             } | null;
                             /** @description Away team then home team, full objects. */
                             teams: {
+                                /** @description Team id. */
                                 id: number;
+                                /** @description Full name, e.g. Boston Celtics. */
                                 full_name: string | null;
+                                /** @description Display name. */
                                 display_name: string | null;
+                                /** @description Short name, e.g. Celtics. */
                                 short_name: string | null;
+                                /** @description City or region. */
                                 location: string | null;
+                                /** @description Abbreviation, e.g. BOS. */
                                 abbr: string | null;
+                                /** @description Logo URL. */
                                 logo: string | null;
+                                /** @description Primary colour, hex. */
                                 primary_color: string | null;
+                                /** @description Secondary colour, hex. */
                                 secondary_color: string | null;
+                                /** @description Conference, e.g. EASTERN. */
                                 conference_type: string | null;
+                                /** @description Division, e.g. ATLANTIC. */
                                 division_type: string | null;
+                                /** @description URL slug of the team. */
                                 url_slug: string | null;
+                                /** @description The team's record. */
                                 standings: {
+                                    /** @description Wins. */
                                     win: number | null;
+                                    /** @description Losses. */
                                     loss: number | null;
+                                    /** @description Ties. */
                                     ties: number | null;
+                                    /** @description Overtime losses. */
                                     overtime_losses: number | null;
+                                    /** @description Draws. */
                                     draw: number | null;
                                 } | null;
+                                /** @description The feed's core id of the team. */
                                 core_id: number | null;
                             }[];
+                            /** @description League name (NBA, WNBA). */
                             league_name: string | null;
+                            /** @description Game type as the feed gives it (e.g. reg, pre, post). */
                             type: string | null;
+                            /** @description Season, e.g. 2025. */
                             season: string | null;
+                            /** @description Week number, when the league has weeks. */
                             week: number | null;
+                            /** @description Attendance, once reported. */
                             attendance: number | null;
+                            /** @description The feed's coverage level. */
                             coverage: string | null;
+                            /** @description The feed's free-game flag. */
                             is_free: boolean | null;
+                            /** @description The feed's trending flag. */
                             trending: boolean | null;
+                            /** @description Away team's rotation number. */
                             away_rotation_number: number | null;
+                            /** @description Home team's rotation number. */
                             home_rotation_number: number | null;
+                            /** @description Number of bets on the game as the feed reports it. */
                             num_bets: number | null;
+                            /** @description Where the game is shown. */
                             broadcast: {
+                                /** @description TV network. */
                                 network: string | null;
+                                /** @description Streaming service. */
                                 internet: string | null;
+                                /** @description Short name of the TV network. */
                                 network_short: string | null;
                             } | null;
+                            /** @description Feed metadata passed through. */
                             meta: unknown;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the game was last changed by an ingest.
+                             */
                             updated_at: string | null;
+                            /** @description The live or final score; null before the game has one. */
                             boxscore: {
+                                /** @description Game clock as the feed shows it, e.g. 05:32. */
                                 clock: string | null;
+                                /** @description Current period number. */
                                 period: number | null;
+                                /** @description Home team's points. */
                                 home_score: number | null;
+                                /** @description Away team's points. */
                                 away_score: number | null;
+                                /** @description Points per period, in order. */
                                 period_scores: {
+                                    /** @description Period number (1-4 quarters, 5 and up overtimes). */
                                     period: number;
+                                    /** @description Home team's points in the period. */
                                     home: number | null;
+                                    /** @description Away team's points in the period. */
                                     away: number | null;
                                 }[];
                                 /** @description Both teams' points (spec: 'total points', name not shown). */
                                 total_points: number | null;
+                                /** @description Home team's first-half points. */
                                 home_first_half: number | null;
+                                /** @description Away team's first-half points. */
                                 away_first_half: number | null;
+                                /** @description Home team's second-half points. */
                                 home_second_half: number | null;
+                                /** @description Away team's second-half points. */
                                 away_second_half: number | null;
                             } | null;
-                            /**
-                             * @description The game's markets. period: full_game (default) or first_half ('full' is accepted for full_game).
-                             *     book_id narrows the outcomes to those books.
-                             */
+                            /** @description The game's markets in one period. */
                             markets: {
+                                /** @description Moneyline market. */
                                 moneyline?: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -2260,45 +2799,67 @@ export interface operations {
                                     available_count: number;
                                     /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                     best_odds: {
+                                        /** @description Decimal odds. */
                                         decimal: number;
+                                        /** @description American price. */
                                         american: string;
+                                        /** @description The sportsbook offering it. */
                                         book_id: number;
+                                        /** @description The sportsbook's name. */
                                         book_name: string | null;
                                     } | null;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
                                         /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
                                         label: string | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
-                                        /** @description The price with its implied probability; live odds select it as `odds: live_odds`. */
+                                        /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
                                         odds: {
+                                            /** @description Decimal odds. */
                                             decimal: number;
+                                            /** @description Signed American price as a string. */
                                             american: string;
+                                            /** @description Fractional odds. */
                                             fractional: string | null;
+                                            /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                             /** @description Implied probability of the price, 1/decimal, margin included (0..1). */
                                             implied_probability: number;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
                                         /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                         average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
                                             decimal: number | null;
                                         };
                                         /** @description Real books (not aggregates) quoting the market. */
@@ -2307,7 +2868,9 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
+                                /** @description Spread market. */
                                 spread?: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -2315,45 +2878,67 @@ export interface operations {
                                     available_count: number;
                                     /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                     best_odds: {
+                                        /** @description Decimal odds. */
                                         decimal: number;
+                                        /** @description American price. */
                                         american: string;
+                                        /** @description The sportsbook offering it. */
                                         book_id: number;
+                                        /** @description The sportsbook's name. */
                                         book_name: string | null;
                                     } | null;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
                                         /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
                                         label: string | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
-                                        /** @description The price with its implied probability; live odds select it as `odds: live_odds`. */
+                                        /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
                                         odds: {
+                                            /** @description Decimal odds. */
                                             decimal: number;
+                                            /** @description Signed American price as a string. */
                                             american: string;
+                                            /** @description Fractional odds. */
                                             fractional: string | null;
+                                            /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                             /** @description Implied probability of the price, 1/decimal, margin included (0..1). */
                                             implied_probability: number;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
                                         /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                         average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
                                             decimal: number | null;
                                         };
                                         /** @description Real books (not aggregates) quoting the market. */
@@ -2362,7 +2947,9 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
+                                /** @description Total (over/under) market. */
                                 total?: {
+                                    /** @description moneyline, spread or total. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -2370,45 +2957,67 @@ export interface operations {
                                     available_count: number;
                                     /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                     best_odds: {
+                                        /** @description Decimal odds. */
                                         decimal: number;
+                                        /** @description American price. */
                                         american: string;
+                                        /** @description The sportsbook offering it. */
                                         book_id: number;
+                                        /** @description The sportsbook's name. */
                                         book_name: string | null;
                                     } | null;
+                                    /** @description Outcomes by book then side. */
                                     outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                         outcome_id: number | null;
+                                        /** @description The sportsbook. */
                                         book_id: number;
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description home, away, over, under. */
                                         side: string;
                                         /** @description Null on totals. */
                                         team_id: number | null;
+                                        /** @description The side's team; null on totals. */
                                         team: {
+                                            /** @description Team id. */
                                             id: number;
+                                            /** @description Full name. */
                                             name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
                                         /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
                                         label: string | null;
+                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                         point: number | null;
-                                        /** @description The price with its implied probability; live odds select it as `odds: live_odds`. */
+                                        /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
                                         odds: {
+                                            /** @description Decimal odds. */
                                             decimal: number;
+                                            /** @description Signed American price as a string. */
                                             american: string;
+                                            /** @description Fractional odds. */
                                             fractional: string | null;
+                                            /** @description The American price as the book quoted it, a number. */
                                             original: number | null;
                                             /** @description Implied probability of the price, 1/decimal, margin included (0..1). */
                                             implied_probability: number;
                                         };
+                                        /** @description Whether this is the book's live (in-game) price. */
                                         is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
                                         is_available: boolean;
+                                        /** @description The feed's line status word. */
                                         line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
                                         period: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
                                         /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                         average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
                                             decimal: number | null;
                                         };
                                         /** @description Real books (not aggregates) quoting the market. */
@@ -2423,7 +3032,7 @@ export interface operations {
                         count: number;
                         /**
                          * Format: date-time
-                         * @description When the newest quote included (games and markets in scope) was last seen; null without quotes.
+                         * @description When the newest quote included (games and markets in scope) was last seen; when no game is being played, the data's time (the newest feed document stored); null on an empty store.
                          */
                         updated_at: string | null;
                     };
@@ -2480,38 +3089,50 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description The records */
+                        /** @description The records by game, book, market, period and side. */
                         data: {
+                            /** @description The game. */
                             game_id: number;
+                            /** @description League id. */
                             league_id: number | null;
+                            /** @description moneyline, spread or total. */
                             market_type: string;
+                            /** @description The sportsbook. */
                             book_id: number;
+                            /** @description home, away, over or under. */
                             side: string;
                             /** @description Null on totals. */
                             team_id: number | null;
+                            /** @description Stored period, e.g. full_game. */
                             period: string;
                             /** @description The current line: point for spread and total, American price for moneyline. */
                             value: number | null;
+                            /** @description The current price. */
                             odds: {
+                                /** @description Decimal odds: the payout per unit staked, stake included. */
                                 decimal: number;
                                 /** @description Signed American price as a string: -110, +150. */
                                 american: string;
+                                /** @description Fractional odds, e.g. 10/11. */
                                 fractional: string | null;
                                 /** @description The American price as the book quoted it, a number. */
                                 original: number | null;
                             };
                             /** @description Extension: whether the current price is the book's live (in-game) price. */
                             is_live: boolean;
+                            /** @description Opening and current line. */
                             line_movement: {
                                 /** @description Point for spread and total; American price for moneyline. */
                                 open_line: number;
+                                /** @description The same, now. */
                                 current_line: number;
                                 /** @description In points; in cents for moneyline (-105 to +105 is 10). */
                                 absolute_change: number;
                                 /** @description towards_favorite, towards_underdog (spread, moneyline); towards_over, towards_under (total); none. */
                                 direction: string;
-                                /** @description American prices. */
+                                /** @description Opening American price. */
                                 open_price: number;
+                                /** @description Current American price. */
                                 current_price: number;
                                 /**
                                  * Format: date-time
@@ -2524,11 +3145,18 @@ export interface operations {
                                  */
                                 changed_at: string | null;
                             };
+                            /** @description The game. */
                             game: {
+                                /** @description Away team id. */
                                 away_team_id: number | null;
+                                /** @description Home team id. */
                                 home_team_id: number | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description Scheduled start.
+                                 */
                                 start_time: string | null;
+                                /** @description The game's status. */
                                 status: string | null;
                             };
                         }[];
@@ -2599,7 +3227,7 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description The records of this page */
+                        /** @description The snapshots of this page. */
                         data: {
                             /** @description League-local day of the game's start, YYYYMMDD. */
                             date: string;
@@ -2608,99 +3236,172 @@ export interface operations {
                              * @description The instant the markets are shown as of: the last change before the start (closing) or `at`.
                              */
                             fetched_at: string | null;
-                            /** @description The game with its markets as they stood at fetched_at. */
+                            /** @description The game with its markets as they stood at fetchedAt. */
                             game: {
+                                /** @description The feed's game id. */
                                 game_id: number;
+                                /** @description League id (4 NBA, 5 WNBA). */
                                 league_id: number | null;
+                                /** @description The feed's core id of the game. */
                                 core_id: string | null;
                                 /** @description scheduled, in_progress, finished, closed, postponed, cancelled, or unknown (the feed stopped carrying a game in progress for 3 hours; docs/ingest.md). */
                                 status: string | null;
+                                /** @description The feed's own status word, unmapped. */
                                 real_status: string | null;
+                                /** @description Status as shown to people, e.g. 'Q3 05:32' or 'Final'. */
                                 status_display: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description Scheduled start.
+                                 */
                                 start_time: string | null;
+                                /** @description Away team id. */
                                 away_team_id: number | null;
+                                /** @description Home team id. */
                                 home_team_id: number | null;
+                                /** @description Winner's team id once the game is over; null before. */
                                 winning_team_id: number | null;
+                                /** @description The away team. */
                                 away_team: {
+                                    /** @description Team id. */
                                     id: number;
+                                    /** @description Full name, e.g. Boston Celtics. */
                                     full_name: string | null;
+                                    /** @description Short name, e.g. Celtics. */
                                     short_name: string | null;
+                                    /** @description Abbreviation, e.g. BOS. */
                                     abbr: string | null;
+                                    /** @description Logo URL. */
                                     logo: string | null;
                                 } | null;
+                                /** @description The home team. */
                                 home_team: {
+                                    /** @description Team id. */
                                     id: number;
+                                    /** @description Full name, e.g. Boston Celtics. */
                                     full_name: string | null;
+                                    /** @description Short name, e.g. Celtics. */
                                     short_name: string | null;
+                                    /** @description Abbreviation, e.g. BOS. */
                                     abbr: string | null;
+                                    /** @description Logo URL. */
                                     logo: string | null;
                                 } | null;
                                 /** @description Away team then home team, full objects. */
                                 teams: {
+                                    /** @description Team id. */
                                     id: number;
+                                    /** @description Full name, e.g. Boston Celtics. */
                                     full_name: string | null;
+                                    /** @description Display name. */
                                     display_name: string | null;
+                                    /** @description Short name, e.g. Celtics. */
                                     short_name: string | null;
+                                    /** @description City or region. */
                                     location: string | null;
+                                    /** @description Abbreviation, e.g. BOS. */
                                     abbr: string | null;
+                                    /** @description Logo URL. */
                                     logo: string | null;
+                                    /** @description Primary colour, hex. */
                                     primary_color: string | null;
+                                    /** @description Secondary colour, hex. */
                                     secondary_color: string | null;
+                                    /** @description Conference, e.g. EASTERN. */
                                     conference_type: string | null;
+                                    /** @description Division, e.g. ATLANTIC. */
                                     division_type: string | null;
+                                    /** @description URL slug of the team. */
                                     url_slug: string | null;
+                                    /** @description The team's record. */
                                     standings: {
+                                        /** @description Wins. */
                                         win: number | null;
+                                        /** @description Losses. */
                                         loss: number | null;
+                                        /** @description Ties. */
                                         ties: number | null;
+                                        /** @description Overtime losses. */
                                         overtime_losses: number | null;
+                                        /** @description Draws. */
                                         draw: number | null;
                                     } | null;
+                                    /** @description The feed's core id of the team. */
                                     core_id: number | null;
                                 }[];
+                                /** @description League name (NBA, WNBA). */
                                 league_name: string | null;
+                                /** @description Game type as the feed gives it (e.g. reg, pre, post). */
                                 type: string | null;
+                                /** @description Season, e.g. 2025. */
                                 season: string | null;
+                                /** @description Week number, when the league has weeks. */
                                 week: number | null;
+                                /** @description Attendance, once reported. */
                                 attendance: number | null;
+                                /** @description The feed's coverage level. */
                                 coverage: string | null;
+                                /** @description The feed's free-game flag. */
                                 is_free: boolean | null;
+                                /** @description The feed's trending flag. */
                                 trending: boolean | null;
+                                /** @description Away team's rotation number. */
                                 away_rotation_number: number | null;
+                                /** @description Home team's rotation number. */
                                 home_rotation_number: number | null;
+                                /** @description Number of bets on the game as the feed reports it. */
                                 num_bets: number | null;
+                                /** @description Where the game is shown. */
                                 broadcast: {
+                                    /** @description TV network. */
                                     network: string | null;
+                                    /** @description Streaming service. */
                                     internet: string | null;
+                                    /** @description Short name of the TV network. */
                                     network_short: string | null;
                                 } | null;
+                                /** @description Feed metadata passed through. */
                                 meta: unknown;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the game was last changed by an ingest.
+                                 */
                                 updated_at: string | null;
+                                /** @description The live or final score; null before the game has one. */
                                 boxscore?: {
+                                    /** @description Game clock as the feed shows it, e.g. 05:32. */
                                     clock: string | null;
+                                    /** @description Current period number. */
                                     period: number | null;
+                                    /** @description Home team's points. */
                                     home_score: number | null;
+                                    /** @description Away team's points. */
                                     away_score: number | null;
+                                    /** @description Points per period, in order. */
                                     period_scores: {
+                                        /** @description Period number (1-4 quarters, 5 and up overtimes). */
                                         period: number;
+                                        /** @description Home team's points in the period. */
                                         home: number | null;
+                                        /** @description Away team's points in the period. */
                                         away: number | null;
                                     }[];
                                     /** @description Both teams' points (spec: 'total points', name not shown). */
                                     total_points: number | null;
+                                    /** @description Home team's first-half points. */
                                     home_first_half: number | null;
+                                    /** @description Away team's first-half points. */
                                     away_first_half: number | null;
+                                    /** @description Home team's second-half points. */
                                     home_second_half: number | null;
+                                    /** @description Away team's second-half points. */
                                     away_second_half: number | null;
                                 } | null;
-                                /**
-                                 * @description The game's markets. period: full_game (default) or first_half ('full' is accepted for full_game).
-                                 *     book_id narrows the outcomes to those books.
-                                 */
+                                /** @description The game's markets in one period. */
                                 markets?: {
+                                    /** @description Moneyline market. */
                                     moneyline: {
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description Number of outcomes (one per book and side). */
                                         count: number;
@@ -2708,42 +3409,63 @@ export interface operations {
                                         available_count: number;
                                         /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                         best_odds: {
+                                            /** @description Decimal odds. */
                                             decimal: number;
+                                            /** @description American price. */
                                             american: string;
+                                            /** @description The sportsbook offering it. */
                                             book_id: number;
+                                            /** @description The sportsbook's name. */
                                             book_name: string | null;
                                         } | null;
+                                        /** @description Outcomes by book then side. */
                                         outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                             outcome_id: number | null;
+                                            /** @description The sportsbook. */
                                             book_id: number;
+                                            /** @description moneyline, spread or total. */
                                             market_type: string;
                                             /** @description home, away, over, under. */
                                             side: string;
                                             /** @description Null on totals. */
                                             team_id: number | null;
+                                            /** @description The side's team; null on totals. */
                                             team: {
+                                                /** @description Team id. */
                                                 id: number;
+                                                /** @description Full name. */
                                                 name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
                                                 abbr: string | null;
                                             } | null;
+                                            /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                             point: number | null;
+                                            /** @description The price. */
                                             odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
                                                 decimal: number;
                                                 /** @description Signed American price as a string: -110, +150. */
                                                 american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
                                                 fractional: string | null;
                                                 /** @description The American price as the book quoted it, a number. */
                                                 original: number | null;
                                             };
+                                            /** @description Whether this is the book's live (in-game) price. */
                                             is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
                                             is_available: boolean;
+                                            /** @description The feed's line status word. */
                                             line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
                                             period: string;
                                         }[];
                                         /** @description Null when no real book quotes the market. */
                                         consensus: {
                                             /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                             average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
                                                 decimal: number | null;
                                             };
                                             /** @description Real books (not aggregates) quoting the market. */
@@ -2752,7 +3474,9 @@ export interface operations {
                                             available_count: number;
                                         } | null;
                                     };
+                                    /** @description Spread market. */
                                     spread: {
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description Number of outcomes (one per book and side). */
                                         count: number;
@@ -2760,42 +3484,63 @@ export interface operations {
                                         available_count: number;
                                         /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                         best_odds: {
+                                            /** @description Decimal odds. */
                                             decimal: number;
+                                            /** @description American price. */
                                             american: string;
+                                            /** @description The sportsbook offering it. */
                                             book_id: number;
+                                            /** @description The sportsbook's name. */
                                             book_name: string | null;
                                         } | null;
+                                        /** @description Outcomes by book then side. */
                                         outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                             outcome_id: number | null;
+                                            /** @description The sportsbook. */
                                             book_id: number;
+                                            /** @description moneyline, spread or total. */
                                             market_type: string;
                                             /** @description home, away, over, under. */
                                             side: string;
                                             /** @description Null on totals. */
                                             team_id: number | null;
+                                            /** @description The side's team; null on totals. */
                                             team: {
+                                                /** @description Team id. */
                                                 id: number;
+                                                /** @description Full name. */
                                                 name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
                                                 abbr: string | null;
                                             } | null;
+                                            /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                             point: number | null;
+                                            /** @description The price. */
                                             odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
                                                 decimal: number;
                                                 /** @description Signed American price as a string: -110, +150. */
                                                 american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
                                                 fractional: string | null;
                                                 /** @description The American price as the book quoted it, a number. */
                                                 original: number | null;
                                             };
+                                            /** @description Whether this is the book's live (in-game) price. */
                                             is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
                                             is_available: boolean;
+                                            /** @description The feed's line status word. */
                                             line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
                                             period: string;
                                         }[];
                                         /** @description Null when no real book quotes the market. */
                                         consensus: {
                                             /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                             average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
                                                 decimal: number | null;
                                             };
                                             /** @description Real books (not aggregates) quoting the market. */
@@ -2804,7 +3549,9 @@ export interface operations {
                                             available_count: number;
                                         } | null;
                                     };
+                                    /** @description Total (over/under) market. */
                                     total: {
+                                        /** @description moneyline, spread or total. */
                                         market_type: string;
                                         /** @description Number of outcomes (one per book and side). */
                                         count: number;
@@ -2812,42 +3559,63 @@ export interface operations {
                                         available_count: number;
                                         /** @description Highest available price among real books (not aggregates), any side. Null when none. */
                                         best_odds: {
+                                            /** @description Decimal odds. */
                                             decimal: number;
+                                            /** @description American price. */
                                             american: string;
+                                            /** @description The sportsbook offering it. */
                                             book_id: number;
+                                            /** @description The sportsbook's name. */
                                             book_name: string | null;
                                         } | null;
+                                        /** @description Outcomes by book then side. */
                                         outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
                                             outcome_id: number | null;
+                                            /** @description The sportsbook. */
                                             book_id: number;
+                                            /** @description moneyline, spread or total. */
                                             market_type: string;
                                             /** @description home, away, over, under. */
                                             side: string;
                                             /** @description Null on totals. */
                                             team_id: number | null;
+                                            /** @description The side's team; null on totals. */
                                             team: {
+                                                /** @description Team id. */
                                                 id: number;
+                                                /** @description Full name. */
                                                 name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
                                                 abbr: string | null;
                                             } | null;
+                                            /** @description The side's handicap (spread) or the total (total); null on moneylines. */
                                             point: number | null;
+                                            /** @description The price. */
                                             odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
                                                 decimal: number;
                                                 /** @description Signed American price as a string: -110, +150. */
                                                 american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
                                                 fractional: string | null;
                                                 /** @description The American price as the book quoted it, a number. */
                                                 original: number | null;
                                             };
+                                            /** @description Whether this is the book's live (in-game) price. */
                                             is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
                                             is_available: boolean;
+                                            /** @description The feed's line status word. */
                                             line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
                                             period: string;
                                         }[];
                                         /** @description Null when no real book quotes the market. */
                                         consensus: {
                                             /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
                                             average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
                                                 decimal: number | null;
                                             };
                                             /** @description Real books (not aggregates) quoting the market. */

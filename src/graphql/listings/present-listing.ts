@@ -21,20 +21,20 @@ export function presentEntry(entry: ListingEntry, team: TeamBriefModel | null, b
   const q = entry.quote;
   return {
     // The feed's outcome ids are integers; a missing or non-numeric one is left out.
-    outcome_id: q.outcomeId !== null && /^\d{1,15}$/.test(q.outcomeId) ? Number(q.outcomeId) : null,
-    game_id: q.gameId,
-    book_id: q.bookId,
-    book_name: bookName(q.bookId),
-    market_type: q.marketType,
+    outcomeId: q.outcomeId !== null && /^\d{1,15}$/.test(q.outcomeId) ? Number(q.outcomeId) : null,
+    gameId: q.gameId,
+    bookId: q.bookId,
+    bookName: bookName(q.bookId),
+    marketType: q.marketType,
     side: q.side,
-    team_id: q.teamId,
+    teamId: q.teamId,
     team,
     point: q.point,
-    odds: { decimal: q.decimal, american: formatAmerican(q.american), fractional: q.fractional, original: q.american, implied_probability: probability(1 / q.decimal) },
+    odds: { decimal: q.decimal, american: formatAmerican(q.american), fractional: q.fractional, original: q.american },
     value: maybe(entry.value, percent),
-    is_live: q.isLive,
-    is_available: q.isAvailable,
-    line_status: q.lineStatus,
+    isLive: q.isLive,
+    isAvailable: q.isAvailable,
+    lineStatus: q.lineStatus,
     period: q.period,
     ev: presentEv(entry.ev, bookName),
   };
@@ -43,32 +43,32 @@ export function presentEntry(entry: ListingEntry, team: TeamBriefModel | null, b
 function presentEv(ev: ListingEv, bookName: (id: number) => string | null) {
   return {
     // The price itself is shown as stored (like odds.decimal), so the two always agree.
-    decimal_odds: ev.decimal_odds,
-    implied_probability: probability(ev.implied_probability),
-    true_probability: maybe(ev.true_probability, probability),
-    break_even_probability: probability(ev.break_even_probability),
-    edge_percentage: maybe(ev.edge_percentage, percent),
-    ev_per_100: maybe(ev.ev_per_100, percent),
+    decimalOdds: ev.decimal_odds,
+    impliedProbability: probability(ev.implied_probability),
+    trueProbability: maybe(ev.true_probability, probability),
+    breakEvenProbability: probability(ev.break_even_probability),
+    edgePercentage: maybe(ev.edge_percentage, percent),
+    evPer100: maybe(ev.ev_per_100, percent),
     profitable: ev.profitable,
     stale: ev.stale,
     arbitrage: ev.arbitrage,
-    devig_method: ev.devig_method,
+    devigMethod: ev.devig_method,
     reference: ev.reference?.reference ?? null,
-    reference_point: ev.reference?.reference_point ?? null,
-    point_adjusted: ev.reference?.point_adjusted ?? null,
-    reference_book_count: ev.reference?.reference_book_count ?? null,
-    arbitrage_detail: maybe(ev.arbitrage_detail, (a) => presentArbitrage(a, bookName)),
+    referencePoint: ev.reference?.reference_point ?? null,
+    pointAdjusted: ev.reference?.point_adjusted ?? null,
+    referenceBookCount: ev.reference?.reference_book_count ?? null,
+    arbitrageDetail: maybe(ev.arbitrage_detail, (a) => presentArbitrage(a, bookName)),
   };
 }
 
 function presentArbitrage(a: ArbitrageDetail, bookName: (id: number) => string | null) {
   return {
-    total_implied_probability: probability(a.total_implied_probability),
-    profit_percentage: percent(a.profit_percentage),
+    totalImpliedProbability: probability(a.total_implied_probability),
+    profitPercentage: percent(a.profit_percentage),
     stake: probability(a.stake),
     complement: {
-      book_id: a.complement.book_id,
-      book_name: bookName(a.complement.book_id),
+      bookId: a.complement.book_id,
+      bookName: bookName(a.complement.book_id),
       side: a.complement.side,
       point: a.complement.point,
       decimal: a.complement.decimal,

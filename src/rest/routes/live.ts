@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { list, page } from '../envelope';
-import { LIVE_MARKET_TYPES, MARKET_TYPES, SIDES } from '../../graphql/arguments';
+import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { date, id, ids, instant, integer, oneOf, required, someOf, withDefault } from '../params';
 import { defineRoutes } from '../route';
-import { PERIOD_VALUES } from './periods';
+import { PERIOD_ALIASES } from './periods';
 import { liveOddsVariables } from '../../graphql/operations';
 
 // Live odds, line movement and historical odds (spec 4.8-4.10). The resolvers (src/graphql/resolvers/
@@ -17,11 +17,11 @@ export const liveRoutes = defineRoutes([
     path: '/live',
     summary: 'Latest odds of the games being played (all paid plans)',
     description:
-      'Games with status in_progress or live, with their markets. updated_at is when the newest included quote was last seen. ' +
+      'Games with status in_progress or live, with their markets. updated_at is when the newest included quote was last seen, or the time of the data (newest feed document stored) when no game is being played. ' +
       'market_type=player_props is accepted and returns the games with an empty markets object (no props are ingested).',
     params: z.object({
       game_id: id('Only this game'),
-      market_type: oneOf('Only this market type', LIVE_MARKET_TYPES),
+      market_type: oneOf('Only this market type', ENUM_VOCABULARY.LiveMarketType),
       book_id: id('Only this sportsbook'),
     }),
     operation: 'LiveOdds',
@@ -39,10 +39,10 @@ export const liveRoutes = defineRoutes([
       'direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total), none.',
     params: z.object({
       game_id: ids('Only these games'),
-      market_type: someOf('Only these market types', LIVE_MARKET_TYPES),
+      market_type: someOf('Only these market types', ENUM_VOCABULARY.LiveMarketType),
       book_id: ids('Only these sportsbooks'),
-      side: someOf('Only these sides', SIDES),
-      period: someOf('Only these periods (full is an alias of full_game)', PERIOD_VALUES),
+      side: someOf('Only these sides', ENUM_VOCABULARY.Side),
+      period: someOf('Only these periods (full is an alias of full_game)', ENUM_VOCABULARY.Period, PERIOD_ALIASES),
     }),
     operation: 'LiveMovement',
     envelope: list('movement'),
@@ -60,7 +60,7 @@ export const liveRoutes = defineRoutes([
       start_date: required(date('First league-local day of the games, inclusive'), DAY_HINT),
       end_date: required(date('Last league-local day of the games, inclusive; at most 31 days from start_date to end_date, both included'), DAY_HINT),
       game_id: ids('Only these games'),
-      market_type: someOf('Only these market types', MARKET_TYPES),
+      market_type: someOf('Only these market types', ENUM_VOCABULARY.MarketType),
       book_id: ids('Only these sportsbooks'),
       at: instant('Extension: an ISO 8601 instant; the prices as they stood then instead of the closing line'),
       limit: withDefault(integer('Page size', 1, 1000), 100),
