@@ -38,6 +38,7 @@ import { createResponseCache } from './rest/response-cache';
 import { createRestHandler, type Admission } from './rest/router';
 import { createGraphQLGetHandler, createPersistedQueryStore } from './rest/graphql-get';
 import { answerClientError } from './rest/transport-errors';
+import { createWebSite } from './web/site';
 
 /** What the app is built from; main.ts and tests provide them. */
 export interface AppDeps {
@@ -329,6 +330,9 @@ export function createApp(deps: AppDeps): App {
     // Bad JSON and bodies over the limit answer in GraphQL's shape on /graphql.
     handleErrors(sendGraphQL),
   );
+
+  // The live board at / and the docs at /docs: public pages; the data they show is fetched with the user's key.
+  app.use(createWebSite({ today: () => localDateOf(now(), deps.config.leagueTimeZone) }));
 
   app.use((_req, res) => {
     res.status(404).json(errorBody(new AppError('ROUTE_NOT_FOUND')));

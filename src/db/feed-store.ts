@@ -21,7 +21,7 @@ const INGEST_LOCK_ID = 7_243_001;
  * shorter than the time a finished day's games wait for the next day's slate.
  */
 export const LOST_GAME_AFTER_MS = 3 * 3_600_000;
-/** Status of such a game (the README's status table documents it). */
+/** Status of such a game (the status table of docs/feed.md documents it). */
 export const LOST_GAME_STATUS = 'unknown';
 const LOST_GAME_DISPLAY = 'Result unknown';
 const LIVE_STATUSES = ['in_progress', 'live'];

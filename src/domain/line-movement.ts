@@ -1,5 +1,5 @@
 // Line movement of one outcome between two prices (open and current): the numbers of the spec's
-// line_movement block (2.8). The definitions are the README's ("Line movement"):
+// line_movement block (2.8). The definitions are docs/live.md's ("line movement"):
 //
 // - line: the point for spread and total outcomes; the American price for moneyline outcomes.
 // - absolute_change: |current line - open line| in points; for moneyline in cents, the bettor's

@@ -4,7 +4,7 @@
  * the probability math itself is src/domain's (devig, consensusProbability, adjustProbabilityForPoint,
  * valueMetrics, isStale, findArbitrage, medianLine); this file only decides which prices feed it.
  *
- * Rules (the README section "Market listings and value metrics" is the user-facing version):
+ * Rules (docs/value-metrics.md is the user-facing version):
  * - A market is one game, market type, period and live flag: pregame and live prices are never mixed.
  * - Aggregate books (Consensus, Open) are dropped before anything else: they are not a place to bet,
  *   so they give no listing entry, no reference, no consensus and no arbitrage leg.

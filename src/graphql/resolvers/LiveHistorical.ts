@@ -7,7 +7,7 @@ import { invalidParameter, list, parsePage } from '../arguments';
 
 // Historical odds (spec 2.9, 4.10): one snapshot per game from the append-only odds history.
 
-/** Widest start_date..end_date range, in days, both ends included (README: Historical odds). */
+/** Widest start_date..end_date range, in days, both ends included (docs/live.md: historical odds). */
 export const HISTORICAL_MAX_DAYS = 31;
 
 /** Checks the required, ordered and bounded day range. @throws AppError BAD_REQUEST naming the problem */

@@ -1,0 +1,93 @@
+// The HTML of the site's pages. Every script and style comes from this server (/assets/...): the
+// pages work offline and never call another host (the Content-Security-Policy of site.ts holds them to it).
+
+/** Text made safe for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+interface PageParts {
+  title: string;
+  /** Trusted HTML of the body (escape what comes from elsewhere). */
+  body: string;
+  styles?: string[];
+  scripts?: string[];
+  /** `<meta name=... content=...>` pairs the page's script reads. */
+  meta?: Record<string, string>;
+  /** Show the docs navigation bar (every page but the full-screen tools). */
+  nav?: boolean;
+}
+
+const NAV = `<nav class="site-nav"><a href="/">Live board</a><a href="/docs">Docs</a><a href="/docs/api">REST API reference</a><a href="/docs/graphql">GraphQL explorer</a><a href="/docs/asyncapi">Live events (AsyncAPI)</a></nav>`;
+
+/** A whole HTML page. */
+export function page(parts: PageParts): string {
+  const meta = Object.entries(parts.meta ?? {})
+    .map(([name, content]) => `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`)
+    .join('');
+  const styles = ['/assets/site.css', ...(parts.styles ?? [])].map((href) => `<link rel="stylesheet" href="${href}">`).join('');
+  const scripts = (parts.scripts ?? []).map((src) => `<script src="${src}"></script>`).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${meta}<title>${escapeHtml(parts.title)}</title>${styles}</head><body>${parts.nav === false ? '' : NAV}${parts.body}${scripts}</body></html>`;
+}
+
+/** The live odds board at /. */
+export function boardPage(today: string): string {
+  return page({
+    title: 'Live odds board',
+    meta: { 'league-date': today },
+    styles: ['/assets/vendor/uplot.css', '/assets/board.css'],
+    scripts: ['/assets/vendor/socket.io.js', '/assets/vendor/uplot.js', '/assets/api-key.js', '/assets/board.js'],
+    body: `<header class="board-head"><h1>Live odds board <span class="date" id="board-date"></span></h1>
+<form id="key-form" class="key-form" autocomplete="off"><label for="api-key">API key</label><input id="api-key" name="api-key" type="password" placeholder="sk_..." spellcheck="false"><button type="submit">Connect</button></form>
+<p id="status" class="status" role="status">Enter an API key to load today's games.</p></header>
+<section id="highlights" class="highlights" hidden><h2>Value and arbitrage</h2><ul id="highlight-list"></ul></section>
+<main id="games" class="games"></main>`,
+  });
+}
+
+/** /docs: the guides' table of contents (docs/README.md) under links to the three references. */
+export function docsHomePage(tableOfContents: string | undefined, guides: string[]): string {
+  const list = guides.map((g) => `<li><a href="/docs/guides/${g}">${escapeHtml(g)}</a></li>`).join('');
+  return page({
+    title: 'Odds data service: documentation',
+    body: `<main class="doc"><h1>Documentation</h1>
+<ul class="tools"><li><a href="/docs/api">REST API reference</a>: every route, parameter and response, from <a href="/api/v1/openapi.json">/api/v1/openapi.json</a></li>
+<li><a href="/docs/graphql">GraphQL explorer</a>: run queries against /graphql with your API key</li>
+<li><a href="/docs/asyncapi">Live events</a>: the Socket.IO namespace /live-odds, from <a href="/api/v1/asyncapi.json">/api/v1/asyncapi.json</a></li>
+<li><a href="/">Live odds board</a>: today's games, best prices, value and line movement</li></ul>
+${tableOfContents ?? `<h2>Guides</h2><ul>${list}</ul>`}</main>`,
+  });
+}
+
+/** One guide of docs/ rendered. */
+export function guidePage(title: string, html: string): string {
+  return page({ title, body: `<main class="doc">${html}</main>` });
+}
+
+/** The REST reference: Scalar's standalone bundle reading the served OpenAPI document. */
+export function apiReferencePage(): string {
+  return page({
+    title: 'REST API reference',
+    body: `<div id="api-reference" data-url="/api/v1/openapi.json"></div>`,
+    scripts: ['/assets/vendor/scalar-api-reference.js', '/assets/api-reference.js'],
+  });
+}
+
+/** GraphiQL on /graphql, sending the key the user enters. */
+export function graphqlPage(): string {
+  return page({
+    title: 'GraphQL explorer',
+    styles: ['/assets/vendor/graphiql.css'],
+    scripts: ['/assets/vendor/react.js', '/assets/vendor/react-dom.js', '/assets/vendor/graphiql.js', '/assets/api-key.js', '/assets/graphql.js'],
+    body: `<form id="key-form" class="key-form bar" autocomplete="off"><label for="api-key">API key</label><input id="api-key" type="password" placeholder="sk_..." spellcheck="false"><button type="submit">Use key</button><span id="status" class="status" role="status"></span></form><div id="graphiql" class="graphiql-host"></div>`,
+  });
+}
+
+/** The live events (AsyncAPI document) rendered as channels, operations and messages. */
+export function asyncApiPage(): string {
+  return page({
+    title: 'Live events (AsyncAPI)',
+    scripts: ['/assets/asyncapi.js'],
+    body: `<main class="doc" id="asyncapi" data-url="/api/v1/asyncapi.json"><h1>Live events</h1><p id="status" role="status">Loading /api/v1/asyncapi.json…</p></main>`,
+  });
+}
