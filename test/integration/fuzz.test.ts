@@ -119,7 +119,8 @@ describe('when every documented REST parameter gets hostile values, then no answ
 
   test('every route, every parameter, every listed hostile value', async () => {
     const urls = paths().flatMap(([path, operation]) =>
-      ((operation.parameters ?? []) as any[]).flatMap((p) =>
+      // Query and path parameters (the If-None-Match header parameter is a $ref without a name here).
+      ((operation.parameters ?? []) as any[]).filter((p) => p.in === 'query' || p.in === 'path').flatMap((p) =>
         [...HOSTILE.map((v) => encodeURIComponent(v)), ...RAW_ENCODED].map((value) =>
           p.in === 'path' ? path.replace(`{${p.name}}`, value || '%20') : `${path.replace(/\{\w+\}/g, '264317')}?${p.name}=${value}`,
         ),

@@ -361,7 +361,9 @@ describe('OpenAPI document', () => {
     addFormats(ajv);
     ajv.addSchema({ $id: 'openapi', components: doc.components }, 'openapi');
     const check = (route: string, status: number, body: unknown) => {
-      const response = doc.paths[`/api/v1/nba/odds/markets/${route}`].get.responses[status];
+      const declared = doc.paths[`/api/v1/nba/odds/markets/${route}`].get.responses[status];
+      // Error responses are shared components: `#/components/responses/<Name>`.
+      const response = declared.$ref ? doc.components.responses[declared.$ref.split('/').pop()] : declared;
       const schema = JSON.parse(JSON.stringify(response.content['application/json'].schema).replaceAll('"#/components', '"openapi#/components'));
       if (!ajv.validate(schema, body)) throw new Error(`${route} ${status}: ${ajv.errorsText(ajv.errors)}`);
     };

@@ -71,6 +71,23 @@ test('when the document is parsed by @asyncapi/parser, then it is AsyncAPI 3.0 w
   expect((await problems(broken)).length).toBeGreaterThan(0);
 }, 120_000); // the parser's rule set is slow to build on a busy machine
 
+test('when reading the payloads, then every property is described', () => {
+  const undescribed: string[] = [];
+  const walk = (node: unknown, at: string): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
+    for (const [name, value] of Object.entries(node as Record<string, unknown>)) {
+      if (name === 'examples') continue;
+      if (name === 'properties') {
+        for (const [property, schema] of Object.entries(value as Record<string, any>)) if (!schema.description) undescribed.push(`${at}/properties/${property}`);
+      }
+      walk(value, `${at}/${name}`);
+    }
+  };
+  walk(doc.components.messages, '#/components/messages');
+  expect(undescribed).toEqual([]);
+});
+
 test('when a client subscribes and an ingest moves a price, then the acknowledgement, the snapshot and the delta match their payloads', async () => {
   const socket = open({ apiKey: key });
   const snapshots: any[] = [];
