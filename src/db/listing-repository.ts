@@ -78,8 +78,10 @@ export async function countFreshQuotes(prisma: PrismaClient, now: Date): Promise
   const live = new Date(now.getTime() - LIVE_STALE_AFTER_MS);
   const pregame = new Date(now.getTime() - PREGAME_STALE_AFTER_MS);
   // Columns are UTC timestamps without zone: compare in UTC whatever the session's zone.
-  const rows = await prisma.$queryRaw<Array<{ n: bigint | number }>>`SELECT count(*) AS "n" FROM "Game" g JOIN "Quote" q ON q."gameId" = g."id"
-    WHERE g."seenAt" >= (${pregame}::timestamptz AT TIME ZONE 'UTC') AND q."isAvailable"
-      AND GREATEST(q."seenAt", g."seenAt") >= (CASE WHEN q."isLive" THEN ${live}::timestamptz ELSE ${pregame}::timestamptz END AT TIME ZONE 'UTC')`;
+  // Per game through the quotes' key index (LATERAL): a join would let the planner scan every quote.
+  const rows = await prisma.$queryRaw<Array<{ n: bigint | number | string }>>`SELECT COALESCE(sum(c."n"), 0)::bigint AS "n" FROM "Game" g
+    CROSS JOIN LATERAL (SELECT count(*) AS "n" FROM "Quote" q WHERE q."gameId" = g."id" AND q."isAvailable"
+      AND GREATEST(q."seenAt", g."seenAt") >= (CASE WHEN q."isLive" THEN ${live}::timestamptz ELSE ${pregame}::timestamptz END AT TIME ZONE 'UTC')) c
+    WHERE g."seenAt" >= (${pregame}::timestamptz AT TIME ZONE 'UTC')`;
   return Number(rows[0]?.n ?? 0);
 }
