@@ -18,7 +18,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { probeDatabase } from './db/health';
 import { createKeyLookup } from './db/key-store';
-import { countAgedQuotes } from './db/listing-repository';
+import { countFreshQuotes } from './db/listing-repository';
 import { localDateOf } from './domain';
 import { AppError, ERRORS, isDatabaseUnavailable } from './errors';
 import { createContext, type GraphQLContext } from './graphql/context';
@@ -132,7 +132,7 @@ export function createApp(deps: AppDeps): App {
   const dataVersion = createDataVersion(deps.bus, {
     clockState: async () => {
       const at = now();
-      return `${localDateOf(at, deps.config.leagueTimeZone)}|${await countAgedQuotes(deps.db.prisma, at)}`;
+      return `${localDateOf(at, deps.config.leagueTimeZone)}|${await countFreshQuotes(deps.db.prisma, at)}`;
     },
     tickMs: 5000,
     onError: (err) => deps.logger.warn({ err }, 'data version clock check failed'),

@@ -55,23 +55,30 @@ const QUOTE_COLUMNS: readonly Column[] = [
   ['isAvailable', 'bool'], ['lineStatus', 'text'], ['seenAt', 'timestamp(3)'], ['changedAt', 'timestamp(3)'],
   ['openPoint', 'float8'], ['openAmerican', 'int'], ['openedAt', 'timestamp(3)'],
 ];
-const HISTORY_COLUMNS: readonly Column[] = [
-  ['gameId', 'int'], ['bookId', 'int'], ['marketType', 'text'], ['period', 'text'], ['side', 'text'], ['isLive', 'bool'],
-  ['point', 'float8'], ['american', 'int'], ['seenAt', 'timestamp(3)'],
-];
+/** Columns of the quote rows a capture sends: the Quote table's, and whether the point or price moved (a history row). */
+const QUOTE_INPUT: readonly Column[] = [...QUOTE_COLUMNS, ['moved', 'bool']];
 const BETTING_KEY = ['gameId', 'bookId', 'marketType', 'period', 'side'];
 const BETTING_COLUMNS: readonly Column[] = [
   ['gameId', 'int'], ['bookId', 'int'], ['marketType', 'text'], ['period', 'text'], ['side', 'text'],
   ['ticketsPercent', 'float8'], ['moneyPercent', 'float8'], ['numBets', 'int'], ['updatedAt', 'timestamp(3)'],
 ];
 
+/** One value of a PostgreSQL array literal (`{...}`): NULL, a number or boolean, or a quoted string. */
+function arrayElement(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : `"${value}"`;
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  return `"${String(value).replace(/[\\"]/g, '\\$&')}"`;
+}
+
 /**
  * The statement of one capture: every write is a part of one SQL command (data-modifying WITH
- * clauses), so a capture costs one round trip and is one transaction. Rows travel as one JSON
- * parameter per table that the server turns back into a relation (jsonb_to_recordset): one set-based
- * write per table, whatever the number of rows. Each write reads `v`, so it runs after the advisory
- * lock is held and the ingest counter has moved, and only when the counter was the one this process
- * expected (`v.ok`); otherwise nothing but the counter changes and the caller reloads and retries.
+ * clauses), so a capture costs one round trip and is one transaction. Rows travel as one parameter
+ * per column (a PostgreSQL array literal, turned back into a relation by `unnest`), or, for tables
+ * with JSON columns, as one JSON parameter (jsonb_to_recordset): one set-based write per table,
+ * whatever the number of rows. Each write reads `v`, so it runs after the advisory lock is held and
+ * the ingest counter has moved, and only when the counter was the one this process expected
+ * (`v.ok`); otherwise nothing but the counter changes and the caller reloads and retries.
  */
 class CaptureStatement {
   private readonly parts: string[] = [];
@@ -79,7 +86,8 @@ class CaptureStatement {
 
   constructor(feedTime: string, expectedVersion: bigint) {
     this.parts.push(
-      `l AS (SELECT pg_advisory_xact_lock(${INGEST_LOCK_ID}))`,
+      // Asynchronous commit for this transaction only: see docs/ingest.md, "Commit without waiting for the disk".
+      `l AS (SELECT pg_advisory_xact_lock(${INGEST_LOCK_ID}), set_config('synchronous_commit', 'off', true))`,
       `v AS (INSERT INTO "IngestState" ("id", "version", "feedTime") SELECT 1, 1, ${this.param(feedTime)}::timestamp(3) FROM l
         ON CONFLICT ("id") DO UPDATE SET "version" = "IngestState"."version" + 1, "feedTime" = GREATEST("IngestState"."feedTime", EXCLUDED."feedTime")
         RETURNING "version", "version" = ${this.param(String(expectedVersion + 1n))}::bigint AS ok)`,
@@ -91,12 +99,41 @@ class CaptureStatement {
     return `$${this.params.length}`;
   }
 
-  /** Inserts `rows`; with `conflict`, an upsert on that unique key updating every column not in `keep`. */
-  write(table: string, columns: readonly Column[], rows: readonly object[], conflict?: { key: readonly string[]; keep?: readonly string[] }): void {
-    if (!rows.length) return;
+  /**
+   * The rows as a relation named `name` for later parts (`FROM name`): one array parameter per
+   * column, unnested together. Columns must not be JSON (arrays of jsonb would need nested quoting).
+   */
+  rows(name: string, columns: readonly Column[], rows: readonly object[]): void {
+    const arrays = columns.map(([column, type]) => {
+      const values = rows.map((row) => arrayElement((row as Record<string, unknown>)[column]));
+      return `${this.param(`{${values.join(',')}}`)}::${type}[]`;
+    });
+    this.parts.push(`${name} AS (SELECT * FROM unnest(${arrays.join(', ')}) AS t(${columns.map(([column]) => `"${column}"`).join(', ')}))`);
+  }
+
+  /**
+   * Inserts `rows` (or, given a relation from `rows()`, its rows matching `where`); with
+   * `conflict`, an upsert on that unique key updating every column not in `keep`.
+   */
+  write(
+    table: string,
+    columns: readonly Column[],
+    rows: readonly object[] | { from: string; where?: string },
+    conflict?: { key: readonly string[]; keep?: readonly string[] },
+  ): void {
+    let from: string;
+    const where = ['(SELECT ok FROM v)'];
+    if (Array.isArray(rows)) {
+      if (!rows.length) return;
+      const types = columns.map(([name, type]) => `"${name}" ${type}`).join(', ');
+      from = `jsonb_to_recordset(${this.param(JSON.stringify(rows))}::jsonb) AS t(${types})`;
+    } else {
+      const source = rows as { from: string; where?: string };
+      from = source.from;
+      if (source.where) where.unshift(source.where);
+    }
     const names = columns.map(([name]) => `"${name}"`).join(', ');
-    const types = columns.map(([name, type]) => `"${name}" ${type}`).join(', ');
-    let sql = `INSERT INTO "${table}" (${names}) SELECT ${names} FROM jsonb_to_recordset(${this.param(JSON.stringify(rows))}::jsonb) AS t(${types}) WHERE (SELECT ok FROM v)`;
+    let sql = `INSERT INTO "${table}" (${names}) SELECT ${names} FROM ${from} WHERE ${where.join(' AND ')}`;
     if (conflict) {
       const updated = columns.map(([name]) => name).filter((name) => !conflict.key.includes(name) && !conflict.keep?.includes(name));
       const action = updated.length ? `UPDATE SET ${updated.map((n) => `"${n}" = EXCLUDED."${n}"`).join(', ')}` : 'NOTHING';
@@ -369,9 +406,10 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
   }
   sql.write('Boxscore', BOXSCORE_COLUMNS, boxRows, { key: ['gameId'] });
 
-  // Quotes: the document against memory.
+  // Quotes: the document against memory. Each changed quote is sent once; the history rows are the
+  // ones whose point or price moved, stamped with the time it moved (this document's).
   const quoteRows: object[] = [];
-  const history: object[] = [];
+  let historyRows = 0;
   const incoming = new Set<string>();
   for (const quote of doc.quotes) {
     const key = quoteKey(quote);
@@ -381,8 +419,8 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
       const fresh: QuoteState = { row: quote, isAvailable: true, seenAt: at, changedAt: at, openPoint: quote.point, openAmerican: quote.american, openedAt: at };
       state.quotes.set(key, fresh);
       state.games.get(quote.gameId)!.quoteKeys.add(key);
-      quoteRows.push(quoteRecord(fresh));
-      history.push({ ...quote, seenAt: stamp });
+      quoteRows.push(quoteRecord(fresh, true));
+      historyRows++;
       markChanged(quote);
       continue;
     }
@@ -392,9 +430,9 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
       !current.isAvailable || current.row.lineStatus !== quote.lineStatus || current.row.outcomeId !== quote.outcomeId || current.row.teamId !== quote.teamId;
     if (!priceMoved && !otherChange) continue;
     Object.assign(current, { row: quote, isAvailable: true, seenAt: at, changedAt: priceMoved ? at : current.changedAt });
-    quoteRows.push(quoteRecord(current));
+    quoteRows.push(quoteRecord(current, priceMoved));
     markChanged(quote);
-    if (priceMoved) history.push({ ...quote, seenAt: stamp });
+    if (priceMoved) historyRows++;
   }
   // Withdrawal is news about the quote: it moves seenAt, so that an older document cannot revive it.
   for (const gameId of gameIds) {
@@ -402,12 +440,18 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
       const q = state.quotes.get(key)!;
       if (!q.isAvailable || incoming.has(key) || q.seenAt > at) continue;
       Object.assign(q, { isAvailable: false, seenAt: at });
-      quoteRows.push(quoteRecord(q));
+      quoteRows.push(quoteRecord(q, false));
       markChanged(q.row);
     }
   }
-  sql.write('Quote', QUOTE_COLUMNS, quoteRows, { key: QUOTE_KEY, keep: ['openPoint', 'openAmerican', 'openedAt'] });
-  sql.write('OddsHistory', HISTORY_COLUMNS, history);
+  if (quoteRows.length) {
+    sql.rows('q', QUOTE_INPUT, quoteRows);
+    sql.write('Quote', QUOTE_COLUMNS, { from: 'q' }, { key: QUOTE_KEY, keep: ['openPoint', 'openAmerican', 'openedAt'] });
+  }
+  if (historyRows) {
+    sql.add('h', `INSERT INTO "OddsHistory" ("gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "seenAt")
+      SELECT "gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "changedAt" FROM q WHERE "moved" AND (SELECT ok FROM v)`);
+  }
 
   const bettingRows: object[] = [];
   for (const row of doc.publicBetting) {
@@ -415,11 +459,16 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
     const current = state.betting.get(key);
     // numBets is the game's bet count, repeated on every row: readers take it from the game, so a
     // change of it alone (every capture of a busy game) rewrites no betting row.
-    if (current && (current.updatedAt > at || sameFields(current.row, { ...row, numBets: current.row.numBets }))) continue;
+    // The key fields are equal by construction: only the two percentages can differ.
+    const same = current && current.row.ticketsPercent === row.ticketsPercent && current.row.moneyPercent === row.moneyPercent;
+    if (current && (current.updatedAt > at || same)) continue;
     bettingRows.push({ ...row, updatedAt: stamp });
     state.betting.set(key, { row, updatedAt: at });
   }
-  sql.write('PublicBetting', BETTING_COLUMNS, bettingRows, { key: BETTING_KEY });
+  if (bettingRows.length) {
+    sql.rows('b', BETTING_COLUMNS, bettingRows);
+    sql.write('PublicBetting', BETTING_COLUMNS, { from: 'b' }, { key: BETTING_KEY });
+  }
 
   const sweep = sweepDue(state, at, new Set(gameIds));
   if (sweep) {
@@ -445,11 +494,11 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
     }
     forgetOldGames(state, at);
   }
-  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: quoteRows.length, historyRows: history.length };
+  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: quoteRows.length, historyRows };
 }
 
-function quoteRecord(q: QuoteState): object {
-  return { ...q.row, isAvailable: q.isAvailable, seenAt: iso(q.seenAt), changedAt: iso(q.changedAt), openPoint: q.openPoint, openAmerican: q.openAmerican, openedAt: iso(q.openedAt) };
+function quoteRecord(q: QuoteState, moved: boolean): object {
+  return { ...q.row, isAvailable: q.isAvailable, seenAt: iso(q.seenAt), changedAt: iso(q.changedAt), openPoint: q.openPoint, openAmerican: q.openAmerican, openedAt: iso(q.openedAt), moved };
 }
 
 /**

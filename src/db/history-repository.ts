@@ -91,22 +91,26 @@ export async function findHistoricalQuotes(
   scope: QuoteScope = {},
 ): Promise<HistoricalQuote[]> {
   if (!gameIds.length) return [];
-  const conditions = [Prisma.sql`h."gameId" IN (${Prisma.join([...gameIds])})`, momentCondition(moment), ...scopeConditions(scope, 'h')];
-  // DISTINCT ON first (one index walk per outcome, newest row first), then the joins for the few rows kept.
+  // The outcomes are the current quotes of the games (every history row's outcome has one, created
+  // when it was first seen); for each, its last history row of the moment is one index probe
+  // (newest first, LIMIT 1). What is read is what is returned, whatever the games' history holds.
+  const conditions = [Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])})`, ...scopeConditions(scope, 'q')];
+  if (moment.kind === 'closing') conditions.push(Prisma.sql`q."isLive" = false`);
   const rows = await prisma.$queryRaw<HistoryRow[]>`
-    SELECT h.*, q."outcomeId", q."teamId", q."lineStatus", g."homeTeamId", g."awayTeamId"
-    FROM (
-      SELECT DISTINCT ON (h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive")
-        h."id", h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive", h."point", h."american", h."seenAt"
+    SELECT h."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", h."point", h."american", h."seenAt",
+      q."outcomeId", q."teamId", q."lineStatus", g."homeTeamId", g."awayTeamId"
+    FROM "Quote" q
+    JOIN "Game" g ON g."id" = q."gameId"
+    CROSS JOIN LATERAL (
+      SELECT h."id", h."point", h."american", h."seenAt"
       FROM "OddsHistory" h
-      JOIN "Game" g ON g."id" = h."gameId"
-      WHERE ${Prisma.join(conditions, ' AND ')}
-      ORDER BY h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive", h."seenAt" DESC, h."id" DESC
+      WHERE h."gameId" = q."gameId" AND h."bookId" = q."bookId" AND h."marketType" = q."marketType" AND h."period" = q."period"
+        AND h."side" = q."side" AND h."isLive" = q."isLive" AND ${momentCondition(moment)}
+      ORDER BY h."seenAt" DESC, h."id" DESC
+      LIMIT 1
     ) h
-    JOIN "Game" g ON g."id" = h."gameId"
-    LEFT JOIN "Quote" q ON q."gameId" = h."gameId" AND q."bookId" = h."bookId" AND q."marketType" = h."marketType"
-      AND q."period" = h."period" AND q."side" = h."side" AND q."isLive" = h."isLive"
-    ORDER BY h."gameId", h."bookId", h."marketType", h."period", h."side", h."isLive"`;
+    WHERE ${Prisma.join(conditions, ' AND ')}
+    ORDER BY q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive"`;
   return rows.map((r) => {
     const american = Number(r.american);
     const decimal = americanToDecimal(american);

@@ -67,15 +67,21 @@ export async function findListingRows(prisma: PrismaClient, scope: ListingScope)
 }
 
 /**
- * How many available quotes are old enough at `now` to be flagged stale by age (domain/stale.ts:
- * older than LIVE_STALE_AFTER_MS when live, PREGAME_STALE_AFTER_MS otherwise). Without an ingest
- * this number only grows, so a change of it means some stale flag flipped (the data version's clock).
+ * How many available quotes are still fresh at `now` (not yet flagged stale by age, domain/stale.ts:
+ * seen within LIVE_STALE_AFTER_MS when live, PREGAME_STALE_AFTER_MS otherwise). Without an ingest this
+ * number only shrinks, so a change of it means some stale flag flipped (the data version's clock).
+ * A quote's age runs from the later of its own and its game's `seenAt` (as readers report it), and
+ * the game's is never earlier than its quotes': only quotes of games seen within the longer limit
+ * are read, not every quote ever stored.
  */
-export async function countAgedQuotes(prisma: PrismaClient, now: Date): Promise<number> {
+export async function countFreshQuotes(prisma: PrismaClient, now: Date): Promise<number> {
   const live = new Date(now.getTime() - LIVE_STALE_AFTER_MS);
   const pregame = new Date(now.getTime() - PREGAME_STALE_AFTER_MS);
   // Columns are UTC timestamps without zone: compare in UTC whatever the session's zone.
-  const rows = await prisma.$queryRaw<Array<{ n: bigint | number }>>`SELECT count(*) AS "n" FROM "Quote"
-    WHERE "isAvailable" AND "seenAt" < (CASE WHEN "isLive" THEN ${live}::timestamptz ELSE ${pregame}::timestamptz END AT TIME ZONE 'UTC')`;
+  // Per game through the quotes' key index (LATERAL): a join would let the planner scan every quote.
+  const rows = await prisma.$queryRaw<Array<{ n: bigint | number | string }>>`SELECT COALESCE(sum(c."n"), 0)::bigint AS "n" FROM "Game" g
+    CROSS JOIN LATERAL (SELECT count(*) AS "n" FROM "Quote" q WHERE q."gameId" = g."id" AND q."isAvailable"
+      AND GREATEST(q."seenAt", g."seenAt") >= (CASE WHEN q."isLive" THEN ${live}::timestamptz ELSE ${pregame}::timestamptz END AT TIME ZONE 'UTC')) c
+    WHERE g."seenAt" >= (${pregame}::timestamptz AT TIME ZONE 'UTC')`;
   return Number(rows[0]?.n ?? 0);
 }

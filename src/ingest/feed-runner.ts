@@ -118,6 +118,7 @@ function startSources(deps: FeedDeps): FeedRunner {
       intervalMs: config.feedIntervalMs,
       key: config.feedKey,
       keyHeader: config.feedKeyHeader,
+      timeZone: config.leagueTimeZone,
       logger: log,
       ingest: async (document) => {
         await ingest([document], 'poller');

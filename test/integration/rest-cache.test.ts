@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { countAgedQuotes } from '../../src/db/listing-repository';
+import { countFreshQuotes } from '../../src/db/listing-repository';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { answer, apiClient } from '../support/api-client';
 import { startTestApp, type TestApp } from '../support/app';
@@ -141,12 +141,12 @@ function rawGet(url: string, headers: Record<string, string>, method = 'GET'): P
   });
 }
 
-test('when pregame quotes age past 15 minutes, then the clock state counts them as stale (the data version advances)', async () => {
+test('when pregame quotes age past 15 minutes, then the clock state no longer counts them as fresh (the data version advances)', async () => {
   // GAME 4242's two moneyline quotes were last seen at 13:01 (pregame)
-  const at = (iso: string) => countAgedQuotes(t.db.prisma, new Date(iso));
+  const at = (iso: string) => countFreshQuotes(t.db.prisma, new Date(iso));
   const before = await at('2026-01-08T13:15:00.000Z');
   const after = await at('2026-01-08T13:16:01.000Z');
-  expect(after - before).toBe(2);
+  expect(before - after).toBe(2);
 });
 
 test('when a path parameter has a malformed %-escape, then the answer is a 400 envelope', async () => {
