@@ -26,6 +26,7 @@ import { buildSchema } from './graphql/schema';
 import { attachGraphQLWs } from './transports/graphql-ws';
 import type { EventBus } from './events/bus';
 import { attachSocketIo } from './transports/socket-io';
+import { createSseHandler } from './transports/sse';
 import { createLiveFeed } from './events/live-feed';
 import { createDataVersion } from './events/data-version';
 import type { Logger } from './logger';
@@ -345,7 +346,7 @@ export function createApp(deps: AppDeps): App {
     });
     httpLogger?.(req, res);
     requestIds.run(id, () => {
-      if (!rest(req, res)) app(req, res);
+      if (!sse.handle(req, res) && !rest(req, res)) app(req, res);
     });
   });
   // Requests Node's parser refuses (URL over 16 kB: 431, malformed: 400) get the error envelope too.
@@ -360,6 +361,20 @@ export function createApp(deps: AppDeps): App {
   const live = { httpServer, schema, db: deps.db, feed, keyLookup: authenticator.lookup, keyWatch: authenticator.keyWatch, connections, timeZone: deps.config.leagueTimeZone, now };
   const graphqlWs = attachGraphQLWs(live);
   const socketIo = attachSocketIo({ ...live, onError: (err) => deps.logger.error({ err }, 'live push failed') });
+  // The resumable odds stream (SSE): the same key checks, connection caps and revocation as the sockets;
+  // each connection attempt also counts as a request of the key's plan.
+  const sse = createSseHandler({
+    ...live,
+    prefix: REST_PREFIX,
+    heartbeatMs: deps.config.sseHeartbeatMs,
+    admit: async (viewer) => {
+      const decision = await rateLimiter.consume(viewer.plan, viewer.keyId);
+      if (decision.allowed) return { headers: decision.headers };
+      const message = `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute on the ${viewer.plan} plan, retry in ${decision.headers['Retry-After']} s`;
+      return { headers: decision.headers, refused: new AppError('RATE_LIMITED', message) };
+    },
+    onError: (err) => deps.logger.error({ err }, 'odds stream failed'),
+  });
   return {
     httpServer,
     metrics,
@@ -368,6 +383,7 @@ export function createApp(deps: AppDeps): App {
       stopWarming();
       clearTimeout(warmTimer);
       dataVersion.close();
+      sse.close();
       await socketIo.close();
       await graphqlWs.close();
       authenticator.close();

@@ -542,6 +542,39 @@ export type Odds = {
   original: Maybe<Scalars['Float']['output']>;
 };
 
+/** One event of the resumable odds stream. */
+export type OddsStreamEvent = {
+  __typename?: 'OddsStreamEvent';
+  /** The delta (kind CHANGE); its seq is the event's sequence and its base_seq the previous event's. */
+  change: Maybe<LiveOddsChange>;
+  /** SNAPSHOT or CHANGE. */
+  kind: OddsStreamEventKind;
+  /** On a snapshot sent instead of the missed changes a client asked for: why they could not be replayed. */
+  resyncReason: Maybe<OddsStreamResyncReason>;
+  /**
+   * Global sequence number of the event: the ingest that the event's data includes, counted by the
+   * database, so it survives restarts and is the same in every API process. Strictly increasing along
+   * a connection, except heartbeats, which repeat it. Give it back as Last-Event-ID to resume.
+   */
+  sequence: Scalars['Long']['output'];
+  /** The full live snapshot (kind SNAPSHOT); its seq is the event's sequence. */
+  snapshot: Maybe<LiveOdds>;
+};
+
+/** What an event of the resumable odds stream carries. */
+export type OddsStreamEventKind =
+  /** A delta (`change`): what changed inside the filter since the previous event of the connection. */
+  | 'CHANGE'
+  /** A full snapshot of the live odds in the filter (`snapshot`): replaces the client's state. */
+  | 'SNAPSHOT';
+
+/** Why a snapshot was sent instead of the missed changes a client asked for with its last event id. */
+export type OddsStreamResyncReason =
+  /** The last event id is older than the change log keeps (at least 24 hours). */
+  | 'HISTORY_EXPIRED'
+  /** The last event id was never issued by this service's database (for example, higher than any issued). */
+  | 'UNKNOWN_EVENT_ID';
+
 export type Outcome = {
   __typename?: 'Outcome';
   book_id: Scalars['Int']['output'];
@@ -778,6 +811,13 @@ export type Subscription = {
    * subscription fails with a message saying to take a fresh snapshot. docs/live-protocol.md.
    */
   liveOddsChanges: LiveOddsChange;
+  /**
+   * The resumable odds stream (all paid plans): the filter of liveOdds, then a snapshot (or, with
+   * lastEventId, every change since that event read from the stored change log, as one CHANGE),
+   * then one CHANGE per ingest that changed something inside the filter and a SNAPSHOT every
+   * LIVE_PUSH_INTERVAL_MS. lastEventId: the sequence of the last event applied (a decimal integer).
+   */
+  oddsStream: OddsStreamEvent;
 };
 
 
@@ -794,6 +834,14 @@ export type SubscriptionLiveOddsChangesArgs = {
   gameId?: InputMaybe<Scalars['Int']['input']>;
   marketType?: InputMaybe<Scalars['String']['input']>;
   stream?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionOddsStreamArgs = {
+  bookId?: InputMaybe<Scalars['Int']['input']>;
+  gameId?: InputMaybe<Scalars['Int']['input']>;
+  lastEventId?: InputMaybe<Scalars['String']['input']>;
+  marketType?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type SubscriptionStatus =
@@ -955,6 +1003,9 @@ export type ResolversTypes = {
   MovementGame: ResolverTypeWrapper<MovementGame>;
   Mutation: ResolverTypeWrapper<{}>;
   Odds: ResolverTypeWrapper<Odds>;
+  OddsStreamEvent: ResolverTypeWrapper<Omit<OddsStreamEvent, 'snapshot'> & { snapshot?: Maybe<ResolversTypes['LiveOdds']> }>;
+  OddsStreamEventKind: OddsStreamEventKind;
+  OddsStreamResyncReason: OddsStreamResyncReason;
   Outcome: ResolverTypeWrapper<OutcomeModel>;
   PeriodScore: ResolverTypeWrapper<PeriodScore>;
   Plan: Plan;
@@ -1018,6 +1069,7 @@ export type ResolversParentTypes = {
   MovementGame: MovementGame;
   Mutation: {};
   Odds: Odds;
+  OddsStreamEvent: Omit<OddsStreamEvent, 'snapshot'> & { snapshot?: Maybe<ResolversParentTypes['LiveOdds']> };
   Outcome: OutcomeModel;
   PeriodScore: PeriodScore;
   PublicBettingSummary: PublicBettingSummary;
@@ -1440,6 +1492,15 @@ export type OddsResolvers<ContextType = GraphQLContext, ParentType extends Resol
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type OddsStreamEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OddsStreamEvent'] = ResolversParentTypes['OddsStreamEvent']> = {
+  change?: Resolver<Maybe<ResolversTypes['LiveOddsChange']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['OddsStreamEventKind'], ParentType, ContextType>;
+  resyncReason?: Resolver<Maybe<ResolversTypes['OddsStreamResyncReason']>, ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['Long'], ParentType, ContextType>;
+  snapshot?: Resolver<Maybe<ResolversTypes['LiveOdds']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Outcome'] = ResolversParentTypes['Outcome']> = {
   book_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   game_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1522,6 +1583,7 @@ export type StandingsResolvers<ContextType = GraphQLContext, ParentType extends 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   liveOdds?: SubscriptionResolver<ResolversTypes['LiveOdds'], "liveOdds", ParentType, ContextType, Partial<SubscriptionLiveOddsArgs>>;
   liveOddsChanges?: SubscriptionResolver<ResolversTypes['LiveOddsChange'], "liveOddsChanges", ParentType, ContextType, Partial<SubscriptionLiveOddsChangesArgs>>;
+  oddsStream?: SubscriptionResolver<ResolversTypes['OddsStreamEvent'], "oddsStream", ParentType, ContextType, Partial<SubscriptionOddsStreamArgs>>;
 };
 
 export type TeamResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Team'] = ResolversParentTypes['Team']> = {
@@ -1603,6 +1665,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MovementGame?: MovementGameResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Odds?: OddsResolvers<ContextType>;
+  OddsStreamEvent?: OddsStreamEventResolvers<ContextType>;
   Outcome?: OutcomeResolvers<ContextType>;
   PeriodScore?: PeriodScoreResolvers<ContextType>;
   PublicBettingSummary?: PublicBettingSummaryResolvers<ContextType>;

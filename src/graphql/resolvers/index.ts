@@ -7,6 +7,7 @@ import { ListingQuery } from './Listing';
 import { LiveHistoricalQuery } from './LiveHistorical';
 import { LiveMovementQuery } from './LiveMovement';
 import { LiveOdds, LiveOddsFields, LiveQuery } from './LiveOdds';
+import { OddsStreamSubscription } from './OddsStream';
 import { Query } from './Query';
 import { scalarResolvers } from './scalars';
 import { Subscription } from './Subscription';
@@ -26,4 +27,5 @@ export const resolvers: Resolvers[] = [
   { Query: LiveMovementQuery },
   { Query: LiveHistoricalQuery },
   { Subscription },
+  { Subscription: OddsStreamSubscription },
 ];

@@ -1,0 +1,160 @@
+import { changesSince, currentVersion } from '../db/change-log';
+import type { LiveFeed, LiveScope, LiveTick } from '../events/live-feed';
+import type { ResolversTypes } from './__generated__/resolvers-types';
+import type { GraphQLContext } from './context';
+import { changeInScope, readTickChanges, type LiveOddsChange } from './live-streams';
+import { createLoaders } from './loaders';
+import { loadLiveOdds } from './resolvers/LiveOdds';
+
+// The resumable odds stream (Subscription.oddsStream, served as Server-Sent Events by
+// src/transports/sse.ts; docs/live-protocol.md). Unlike the per-process delta streams of
+// live-streams.ts, its numbers are global: an event's sequence is the ingest counter value
+// (IngestState.version) its data includes, so a client can resume on any API process, after a
+// restart, from the stored change log (src/db/change-log.ts) instead of a window in memory.
+//
+// Why the state a resuming client reaches is the one it would have reached without leaving: a
+// change with sequence s is in the log with its keys; a catch-up after n reads the current rows of
+// every key logged after n, so each quote and game that changed since n arrives with its latest
+// value, and one that did not change since n was already right in the client's state.
+
+/** The `stream` value of the stream's payloads: its seq numbers are global, not per process. */
+export const GLOBAL_STREAM = 'global';
+
+export type OddsStreamResyncReason = 'HISTORY_EXPIRED' | 'UNKNOWN_EVENT_ID';
+
+/** One event of the stream (GraphQL OddsStreamEvent). */
+export type OddsStreamItem =
+  | { sequence: number; kind: 'SNAPSHOT'; snapshot: ResolversTypes['LiveOdds']; change: null; resyncReason: OddsStreamResyncReason | null }
+  | { sequence: number; kind: 'CHANGE'; snapshot: null; change: LiveOddsChange; resyncReason: null };
+
+/** A tick-shaped view of keys that changed (what changeInScope and readTickChanges read). */
+function keysTick(games: readonly number[], markets: LiveTick['markets']): LiveTick {
+  return { seq: 0, reason: 'change', at: new Date(), seenAt: null, version: null, games: new Set(games), markets, shared: (_key, make) => make() };
+}
+
+/**
+ * Parses a Last-Event-ID: a decimal integer the stream issued. Null for none (absent or empty).
+ * @throws Error with a message for the client when it is not one
+ */
+export function parseLastEventId(raw: string | null | undefined): number | null {
+  if (raw == null || raw.trim() === '') return null;
+  const text = raw.trim();
+  if (!/^\d{1,15}$/.test(text)) throw new Error(`invalid Last-Event-ID "${text.slice(0, 40)}": expected the decimal sequence number of an event of this stream`);
+  return Number(text);
+}
+
+/**
+ * The events of the stream for `scope`: first a snapshot, or (with `lastEventId`) the changes since
+ * that event as one CHANGE, or a snapshot with the reason when they cannot be replayed; then a CHANGE
+ * per change tick of the feed touching the scope, and a SNAPSHOT per interval tick. Ticks are handled
+ * one after another in the order the feed gives them. A failed read ends the stream with the error
+ * (the client reconnects with its last event id and loses nothing).
+ */
+export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope, lastEventId: number | null): AsyncIterableIterator<OddsStreamItem> {
+  const prisma = ctx.db.prisma;
+  const queue: OddsStreamItem[] = [];
+  let failure: unknown = null;
+  let wake: (() => void) | null = null;
+  let done = false;
+  /** The sequence of the last event sent: the state the client holds. */
+  let last = -1;
+
+  const emit = (item: OddsStreamItem) => {
+    last = item.sequence;
+    queue.push(item);
+    wake?.();
+  };
+
+  const snapshot = async (reason: 'snapshot' | 'interval' | 'resync', tick: LiveTick | null, resyncReason: OddsStreamResyncReason | null = null) => {
+    // The counter first: the snapshot read after it includes every change up to it (or later ones,
+    // which their own CHANGE then sends again; applying one twice changes nothing).
+    const sequence = await currentVersion(prisma);
+    ctx.loaders = tick ? tick.shared('loaders', () => createLoaders(prisma)) : createLoaders(prisma);
+    ctx.now = tick?.at ?? new Date();
+    const live = await loadLiveOdds(ctx, scope, reason, tick ? tick.shared : undefined);
+    if (done) return;
+    emit({ sequence, kind: 'SNAPSHOT', snapshot: { ...live, stream: GLOBAL_STREAM, seq: sequence }, change: null, resyncReason });
+  };
+
+  const start = async () => {
+    if (lastEventId === null) return snapshot('snapshot', null);
+    const since = await changesSince(prisma, lastEventId);
+    if (lastEventId > since.latest) return snapshot('resync', null, 'UNKNOWN_EVENT_ID');
+    if (lastEventId === since.latest) {
+      last = lastEventId;
+      return;
+    }
+    // Entries up to oldest - 1 may have been pruned; without any entry nothing after the id is known.
+    if (since.oldest === null || lastEventId < since.oldest - 1) return snapshot('resync', null, 'HISTORY_EXPIRED');
+    const tick = keysTick(since.games, since.markets);
+    const inScope = changeInScope(tick, await readTickChanges(prisma, tick), scope) ?? { games: [], quotes: [] };
+    if (done) return;
+    // Sent even when empty: it moves the client's last event id past changes outside its filter.
+    emit({
+      sequence: since.latest,
+      kind: 'CHANGE',
+      snapshot: null,
+      change: { stream: GLOBAL_STREAM, seq: since.latest, base_seq: lastEventId, at: since.firstAt ?? new Date(), ...inScope },
+      resyncReason: null,
+    });
+  };
+
+  const onTick = async (tick: LiveTick) => {
+    if (tick.reason === 'interval') return snapshot('interval', tick);
+    // A publisher that does not number its changes: only a snapshot is sure to include them.
+    if (tick.version === null) return snapshot('resync', tick);
+    if (tick.version <= last) return; // the snapshot or catch-up already includes it
+    const changes = await tick.shared('live-changes', () => readTickChanges(prisma, tick));
+    const inScope = changeInScope(tick, changes, scope);
+    if (!inScope || done) return;
+    emit({
+      sequence: tick.version,
+      kind: 'CHANGE',
+      snapshot: null,
+      change: { stream: GLOBAL_STREAM, seq: tick.version, base_seq: last, at: tick.seenAt ?? tick.at, ...inScope },
+      resyncReason: null,
+    });
+  };
+
+  // Ticks are queued from now on, behind the first read, so none falls between the two.
+  let chain: Promise<void> = start();
+  const fail = (error: unknown) => {
+    failure ??= error;
+    wake?.();
+  };
+  chain = chain.catch(fail);
+  const stopTicks = feed.onTick((tick) => {
+    chain = chain.then(() => (failure || done ? undefined : onTick(tick))).catch(fail);
+  });
+
+  const finish = (): Promise<IteratorResult<OddsStreamItem>> => {
+    done = true;
+    stopTicks();
+    queue.length = 0;
+    wake?.();
+    return Promise.resolve({ value: undefined, done: true });
+  };
+
+  return {
+    async next(): Promise<IteratorResult<OddsStreamItem>> {
+      for (;;) {
+        if (queue.length) return { value: queue.shift()!, done: false };
+        if (done) return { value: undefined, done: true };
+        if (failure) {
+          void finish();
+          throw failure;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+    },
+    return: finish,
+    throw(error) {
+      void finish();
+      return Promise.reject(error);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
