@@ -1,8 +1,10 @@
 import { changesSince, currentVersion } from '../db/change-log';
+import { quotesByGameIds } from '../db/odds-repository';
+import { LIVE_STATUSES } from '../domain';
 import type { LiveFeed, LiveScope, LiveTick } from '../events/live-feed';
 import type { ResolversTypes } from './__generated__/resolvers-types';
 import type { GraphQLContext } from './context';
-import { changeInScope, readTickChanges, type LiveOddsChange } from './live-streams';
+import { changeInScope, readTickChanges, type LiveOddsChange, type TickChanges } from './live-streams';
 import { createLoaders } from './loaders';
 import { loadLiveOdds } from './resolvers/LiveOdds';
 
@@ -15,7 +17,11 @@ import { loadLiveOdds } from './resolvers/LiveOdds';
 // Why the state a resuming client reaches is the one it would have reached without leaving: a
 // change with sequence s is in the log with its keys; a catch-up after n reads the current rows of
 // every key logged after n, so each quote and game that changed since n arrives with its latest
-// value, and one that did not change since n was already right in the client's state.
+// value, and one that did not change since n was already right in the client's state. One more
+// rule keeps "the client holds every displayed quote of every game being played" true along the
+// way, as a snapshot would: a game that the client does not hold yet (it started playing, or it is
+// the first change after a catch-up) comes with all its quotes in the filter, not only the changed
+// markets; a catch-up does the same for every game being played whose row changed since n.
 
 /** The `stream` value of the stream's payloads: its seq numbers are global, not per process. */
 export const GLOBAL_STREAM = 'global';
@@ -65,6 +71,26 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
     wake?.();
   };
 
+  /** Live games the client holds all quotes of (in scope); others come whole on their next change. */
+  let held = new Set<number>();
+  const playing = (changes: TickChanges, ids: Iterable<number>) =>
+    [...ids].filter((id) => LIVE_STATUSES.includes(changes.games.get(id)?.status ?? '') && (scope.gameId == null || scope.gameId === id));
+
+  /** What `tick` changed in scope, with every quote of the games in `whole`. */
+  const changeOf = async (tick: LiveTick, changes: TickChanges, whole: number[]) => {
+    if (!whole.length) return changeInScope(tick, changes, scope);
+    const keys = new Map(tick.markets.map((m) => [`${m.gameId}|${m.marketType}|${m.bookId}`, m]));
+    for (const q of await quotesByGameIds(prisma, whole)) keys.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
+    const wider = keysTick([...tick.games], [...keys.values()]);
+    return changeInScope(wider, await readTickChanges(prisma, wider), scope);
+  };
+  const hold = (change: Pick<LiveOddsChange, 'games'>) => {
+    for (const g of change.games) {
+      if (LIVE_STATUSES.includes(g.status)) held.add(g.game_id);
+      else held.delete(g.game_id);
+    }
+  };
+
   const snapshot = async (reason: 'snapshot' | 'interval' | 'resync', tick: LiveTick | null, resyncReason: OddsStreamResyncReason | null = null) => {
     // The counter first: the snapshot read after it includes every change up to it (or later ones,
     // which their own CHANGE then sends again; applying one twice changes nothing).
@@ -73,6 +99,8 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
     ctx.now = tick?.at ?? new Date();
     const live = await loadLiveOdds(ctx, scope, reason, tick ? tick.shared : undefined);
     if (done) return;
+    // loadLiveOdds returns the game rows themselves (no promises).
+    held = new Set((live.games as Array<{ id: number }>).map((g) => g.id));
     emit({ sequence, kind: 'SNAPSHOT', snapshot: { ...live, stream: GLOBAL_STREAM, seq: sequence }, change: null, resyncReason });
   };
 
@@ -87,8 +115,11 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
     // Entries up to oldest - 1 may have been pruned; without any entry nothing after the id is known.
     if (since.oldest === null || lastEventId < since.oldest - 1) return snapshot('resync', null, 'HISTORY_EXPIRED');
     const tick = keysTick(since.games, since.markets);
-    const inScope = changeInScope(tick, await readTickChanges(prisma, tick), scope) ?? { games: [], quotes: [] };
+    const changes = await readTickChanges(prisma, tick);
+    const inScope = (await changeOf(tick, changes, playing(changes, since.games))) ?? { games: [], quotes: [] };
     if (done) return;
+    held = new Set();
+    hold(inScope);
     // Sent even when empty: it moves the client's last event id past changes outside its filter.
     emit({
       sequence: since.latest,
@@ -105,8 +136,9 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
     if (tick.version === null) return snapshot('resync', tick);
     if (tick.version <= last) return; // the snapshot or catch-up already includes it
     const changes = await tick.shared('live-changes', () => readTickChanges(prisma, tick));
-    const inScope = changeInScope(tick, changes, scope);
+    const inScope = await changeOf(tick, changes, playing(changes, tick.games).filter((id) => !held.has(id)));
     if (!inScope || done) return;
+    hold(inScope);
     emit({
       sequence: tick.version,
       kind: 'CHANGE',

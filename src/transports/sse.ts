@@ -133,7 +133,7 @@ const MISSING_KEY = 'Unauthorized: missing API key (send Authorization: Bearer s
 export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, res: ServerResponse): boolean; close(): void } {
   const document = streamDocument(deps.schema);
   const path = `${deps.prefix}${STREAM_PATH}`.toLowerCase();
-  const open = new Set<() => void>();
+  const open = new Set<(keepOpen?: boolean) => void>();
 
   const fail = (res: ServerResponse, error: AppError, headers: Record<string, string> = {}) => {
     if (res.headersSent) return void res.end();
@@ -178,7 +178,8 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     let iterator: AsyncIterator<ExecutionResult> | null = null;
     let heartbeat: NodeJS.Timeout | undefined;
     let unwatch = () => {};
-    const end = () => {
+    /** Frees what the stream holds; ends the response unless `keepOpen` (a refusal is still to be written). */
+    const end = (keepOpen = false) => {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
@@ -186,21 +187,21 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
       release();
       open.delete(end);
       void iterator?.return?.();
-      res.end();
+      if (!keepOpen) res.end();
     };
     open.add(end);
-    req.once('close', end);
+    req.once('close', () => end());
     try {
       const context = attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed);
       const result = await subscribe({ schema: deps.schema, document, variableValues: { ...parsed.variables, last_event_id: lastEventId ?? null }, contextValue: context });
       if (!(Symbol.asyncIterator in result)) {
-        end();
+        end(true);
         return fail(res, refusalOf(result), headers);
       }
       iterator = result[Symbol.asyncIterator]();
       if (closed) return void iterator.return?.();
     } catch (error) {
-      end();
+      end(true);
       throw error;
     }
     res.writeHead(200, {
