@@ -87,7 +87,7 @@ export function rootFieldSchema(schema: GraphQLSchema, document: DocumentNode, f
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
   );
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const root = selectionSchema(schema.getQueryType()!, operation.selectionSet, fragments);
+  const root = selectionSchema((operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType())!, operation.selectionSet, fragments);
   const value = (root.properties as Record<string, JsonSchema>)[field];
   if (!value) throw new Error(`operation ${operation.name?.value} has no root field ${field}`);
   return value;
@@ -105,7 +105,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
   const operations = loadOperations(schema);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const document = operations.get(route.operation);
+    const document = route.eventStream ? route.eventStream.document(schema) : operations.get(route.operation);
     if (!document) throw new Error(`route ${route.path}: no operation ${route.operation}`);
     const parameters = Object.entries(route.params.shape).map(([name, param]) => {
       const meta = paramMeta(param) as ParamMeta & { required?: boolean };
@@ -122,7 +122,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
     const responses: Record<string, unknown> = {
       200: {
         description: route.summary,
-        content: { 'application/json': { schema: route.envelope.schema(rootFieldSchema(schema, document, route.envelope.field)) } },
+        content: { [route.eventStream ? 'text/event-stream' : 'application/json']: { schema: route.envelope.schema(rootFieldSchema(schema, document, route.envelope.field)) } },
       },
     };
     for (const status of [400, 401, 403, 429, ...(route.errors ?? []), 500]) responses[status] = errorResponse(status);

@@ -1,19 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Kind, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type FieldNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionNode } from 'graphql';
+import { subscribe, type ExecutionResult } from 'graphql';
 import { LiveAuthError, verifyLiveKey } from '../auth/live-key';
 import { bearerToken, type Viewer } from '../auth/viewer';
 import { AppError, ERRORS } from '../errors';
 import { attachLiveFeed } from '../events/live-feed';
 import { createContext } from '../graphql/context';
 import type { LiveOddsChange } from '../graphql/live-streams';
-import { liveOddsVariables, loadOperations } from '../graphql/operations';
+import { liveOddsVariables, OPERATIONS_DIR } from '../graphql/operations';
+import { oddsStreamDocument } from '../graphql/stream-document';
 import type { LiveTransportDeps } from './graphql-ws';
-import { liveSnapshotDocument, snapshotPayload, type LiveOddsPayload } from './socket-io';
+import { snapshotPayload, type LiveOddsPayload } from './socket-io';
 
 // GET /api/v1/nba/odds/stream: the resumable odds stream as Server-Sent Events, a thin adapter over
 // Subscription.oddsStream (src/graphql/odds-stream.ts). Its events carry the messages of /live-odds
-// (`live_odds` snapshots, `odds_change` deltas, with the same selections: socket-io.ts's snapshot
-// document and the LiveOddsChanges operation) and, as `id:`, the global sequence a reconnect gives
+// (`live_odds` snapshots, `odds_change` deltas, with the same selections: src/graphql/
+// stream-document.ts) and, as `id:`, the global sequence a reconnect gives
 // back in Last-Event-ID. Keys as on every route (Authorization: Bearer), or `api_key` in the query
 // string, since a browser's EventSource cannot set headers. docs/live-protocol.md has the protocol.
 
@@ -33,52 +34,6 @@ export interface SseDeps extends Omit<LiveTransportDeps, 'httpServer'> {
   /** Counts a connection attempt in the key's request budget; a refusal says why (429). */
   admit?: (viewer: Viewer) => Promise<{ headers: Record<string, string>; refused?: AppError }>;
   onError?: (error: unknown) => void;
-}
-
-/** The subscription the stream runs: the selections of /live-odds inside Subscription.oddsStream. */
-const STREAM_OPERATION = `
-subscription OddsStream($game_id: Int, $market_type: String, $book_id: Int, $book_ids: [Int!], $moneyline: Boolean!, $spread: Boolean!, $total: Boolean!, $last_event_id: String) {
-  event: oddsStream(gameId: $game_id, marketType: $market_type, bookId: $book_id, lastEventId: $last_event_id) {
-    sequence
-    kind
-    resyncReason
-    snapshot { reason }
-    change { __typename }
-  }
-}`;
-
-const firstField = (document: DocumentNode): FieldNode => {
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  return operation.selectionSet.selections[0] as FieldNode;
-};
-
-/**
- * The stream's document: STREAM_OPERATION whose `snapshot` selects what a /live-odds snapshot selects
- * (as `live`) and whose `change` selects what odds_change selects, so the payloads are the same.
- * @throws Error if the result does not validate (the app does not start)
- */
-export function streamDocument(schema: GraphQLSchema): DocumentNode {
-  const snapshotDoc = liveSnapshotDocument(schema);
-  const liveSelections = firstField(snapshotDoc).selectionSet!.selections;
-  const changeSelections = firstField(loadOperations(schema).get('LiveOddsChanges')!).selectionSet!.selections;
-  const template = parse(STREAM_OPERATION);
-  const operation = template.definitions[0] as OperationDefinitionNode;
-  const event = operation.selectionSet.selections[0] as FieldNode;
-  const selections = event.selectionSet!.selections.map((s): SelectionNode => {
-    if (s.kind !== Kind.FIELD || !s.selectionSet) return s;
-    if (s.name.value === 'snapshot') return { ...s, selectionSet: { ...s.selectionSet, selections: [...s.selectionSet.selections, ...liveSelections] } };
-    return { ...s, selectionSet: { ...s.selectionSet, selections: changeSelections } };
-  });
-  const document: DocumentNode = {
-    kind: Kind.DOCUMENT,
-    definitions: [
-      { ...operation, selectionSet: { ...operation.selectionSet, selections: [{ ...event, selectionSet: { ...event.selectionSet!, selections } }] } },
-      ...snapshotDoc.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION),
-    ],
-  };
-  const errors = validate(schema, document).filter((e) => !/Fragment ".*" is never used/.test(e.message));
-  if (errors.length) throw new Error(`odds stream document: ${errors.map((e) => e.message).join('; ')}`);
-  return document;
 }
 
 interface StreamEvent {
@@ -131,7 +86,7 @@ const MISSING_KEY = 'Unauthorized: missing API key (send Authorization: Bearer s
  * stops passing ends the stream with a `live_odds` error event within the key watch period.
  */
 export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, res: ServerResponse): boolean; close(): void } {
-  const document = streamDocument(deps.schema);
+  const document = oddsStreamDocument(deps.schema, OPERATIONS_DIR);
   const path = `${deps.prefix}${STREAM_PATH}`.toLowerCase();
   const open = new Set<(keepOpen?: boolean) => void>();
 

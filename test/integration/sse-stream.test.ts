@@ -1,3 +1,5 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import type { Database } from '../../src/db/client';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/app';
@@ -109,6 +111,8 @@ describe('GET /odds/stream (Server-Sent Events)', () => {
   let t: TestApp;
   let key: string;
   const clients: StreamClient[] = [];
+  /** Events the first test saw, for the OpenAPI check. */
+  let seen: { snapshot: any; change: any } | undefined;
   const open = (...args: ConstructorParameters<typeof StreamClient>) => {
     const c = new StreamClient(...args);
     clients.push(c);
@@ -164,6 +168,21 @@ describe('GET /odds/stream (Server-Sent Events)', () => {
     // Both carry on alike.
     await move(4, stayer, back);
     expect(back.state()).toEqual(stayer.state());
+    seen = { snapshot: stayer.snapshots[0], change: stayer.changes[0] };
+  });
+
+  test('when the OpenAPI document is read, then /stream is an event stream whose events validate against its x-events', async () => {
+    const doc = (await t.get('/api/v1/openapi.json')).body;
+    const op = doc.paths['/api/v1/nba/odds/stream'].get;
+    expect(op.parameters.map((p: any) => p.name).sort()).toEqual(['api_key', 'book_id', 'game_id', 'last_event_id', 'market_type']);
+    const events = op.responses[200].content['text/event-stream'].schema['x-events'];
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    expect(seen).toBeDefined();
+    for (const [name, payload] of [['live_odds', seen!.snapshot], ['odds_change', seen!.change]] as const) {
+      if (!ajv.validate(events[name], payload)) throw new Error(`${name}: ${ajv.errorsText(ajv.errors)}`);
+    }
+    expect(ajv.validate(events.odds_change, { ...seen!.change, quotes: [{ game_id: 'x' }] })).toBe(false);
   });
 
   test('when heartbeats come, then they carry the server time and repeat the last event id', async () => {
