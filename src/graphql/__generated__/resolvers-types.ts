@@ -72,6 +72,8 @@ export type ArbitrageLeg = {
   side: Scalars['String']['output'];
   /** Fraction of the bankroll to stake on this leg, 0..1 (4 decimals). */
   stake: Scalars['Float']['output'];
+  /** The leg's price is stale (any StaleReason): the arbitrage may not be there to take. */
+  stale: Scalars['Boolean']['output'];
 };
 
 export type AverageOdds = {
@@ -204,6 +206,8 @@ export type Ev = {
   reference_point: Maybe<Scalars['Float']['output']>;
   /** Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
   stale: Scalars['Boolean']['output'];
+  /** Why stale is true; null when the price is fresh. */
+  staleReason: Maybe<StaleReason>;
   /** Reference probability with the margin removed (see `reference`); null when the market has no two-way price anywhere. */
   true_probability: Maybe<Scalars['Float']['output']>;
 };
@@ -342,9 +346,13 @@ export type LineMovementRecord = {
 /** One book's price in a cross-game listing (spec 2.4 Outcome with game_id, value and ev). */
 export type ListingOutcome = {
   __typename?: 'ListingOutcome';
+  /** Seconds from confirmedAt to the time of the answer (never negative). */
+  ageSeconds: Scalars['Int']['output'];
   book_id: Scalars['Int']['output'];
   /** Extension: the sportsbook's name. */
   book_name: Maybe<Scalars['String']['output']>;
+  /** When the feed last confirmed this price (the last document that carried it). */
+  confirmedAt: Scalars['DateTime']['output'];
   ev: Ev;
   game_id: Scalars['Int']['output'];
   is_available: Scalars['Boolean']['output'];
@@ -577,7 +585,11 @@ export type OddsStreamResyncReason =
 
 export type Outcome = {
   __typename?: 'Outcome';
+  /** Seconds from confirmedAt to the time of the answer (never negative). */
+  ageSeconds: Scalars['Int']['output'];
   book_id: Scalars['Int']['output'];
+  /** When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it). */
+  confirmedAt: Scalars['DateTime']['output'];
   game_id: Scalars['Int']['output'];
   is_available: Scalars['Boolean']['output'];
   is_live: Scalars['Boolean']['output'];
@@ -591,6 +603,8 @@ export type Outcome = {
   outcome_id: Maybe<Scalars['Long']['output']>;
   period: Scalars['String']['output'];
   point: Maybe<Scalars['Float']['output']>;
+  /** When the price or point last moved (not merely confirmed). */
+  priceChangedAt: Scalars['DateTime']['output'];
   /** home, away, over, under. */
   side: Scalars['String']['output'];
   team: Maybe<TeamBrief>;
@@ -786,6 +800,15 @@ export type SpreadConsensus = {
   /** Median home line across real books. */
   consensus_line: Maybe<Scalars['Float']['output']>;
 };
+
+/** Why a price is stale, in the order the rules are checked (src/domain/stale.ts). */
+export type StaleReason =
+  /** Its book stopped moving while the game is played: another book's price moved more than 5 minutes after this book's last move. */
+  | 'BOOK_FROZEN'
+  /** Not confirmed by the feed for 15 minutes (pregame) or 60 seconds (in play). */
+  | 'NOT_CONFIRMED'
+  /** Its de-vigged probability is more than 0.08 away from the market's consensus. */
+  | 'OFF_MARKET';
 
 export type Standings = {
   __typename?: 'Standings';
@@ -1014,6 +1037,7 @@ export type ResolversTypes = {
   SideConsensus: ResolverTypeWrapper<SideConsensus>;
   Sportsbook: ResolverTypeWrapper<SportsbookModel>;
   SpreadConsensus: ResolverTypeWrapper<SpreadConsensus>;
+  StaleReason: StaleReason;
   Standings: ResolverTypeWrapper<Standings>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<{}>;
@@ -1127,6 +1151,7 @@ export type ArbitrageLegResolvers<ContextType = GraphQLContext, ParentType exten
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   stake?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  stale?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1246,6 +1271,7 @@ export type EvResolvers<ContextType = GraphQLContext, ParentType extends Resolve
   reference_book_count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   reference_point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   stale?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  staleReason?: Resolver<Maybe<ResolversTypes['StaleReason']>, ParentType, ContextType>;
   true_probability?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
@@ -1356,8 +1382,10 @@ export type LineMovementRecordResolvers<ContextType = GraphQLContext, ParentType
 };
 
 export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListingOutcome'] = ResolversParentTypes['ListingOutcome']> = {
+  ageSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   book_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   book_name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  confirmedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   ev?: Resolver<ResolversTypes['Ev'], ParentType, ContextType>;
   game_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   is_available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1502,7 +1530,9 @@ export type OddsStreamEventResolvers<ContextType = GraphQLContext, ParentType ex
 };
 
 export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Outcome'] = ResolversParentTypes['Outcome']> = {
+  ageSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   book_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  confirmedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   game_id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   is_available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   is_live?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1514,6 +1544,7 @@ export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends Re
   outcome_id?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  priceChangedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   team?: Resolver<Maybe<ResolversTypes['TeamBrief']>, ParentType, ContextType>;
   team_id?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;

@@ -1,4 +1,4 @@
-import { DEFAULT_DEVIG_METHOD, DEVIG_METHODS, isDevigMethod, isOneOf, MARKET_TYPES, SIDES_BY_MARKET, type DevigMethod } from '../../domain';
+import { DEFAULT_DEVIG_METHOD, DEVIG_METHODS, isDevigMethod, isOneOf, LIVE_STATUSES, MARKET_TYPES, SIDES_BY_MARKET, type DevigMethod } from '../../domain';
 import { findListingRows } from '../../db/listing-repository';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { checkOneOf, checkSomeOf, dayOrToday, invalidParameter, list } from '../arguments';
@@ -63,6 +63,7 @@ export const ListingQuery: Pick<QueryResolvers, 'market_listing'> = {
         league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
         homeTeamId: g.homeTeamId,
         awayTeamId: g.awayTeamId,
+        live: LIVE_STATUSES.includes(g.status),
       })),
       quotes: rows.quotes,
       books,
@@ -81,6 +82,6 @@ export const ListingQuery: Pick<QueryResolvers, 'market_listing'> = {
       teams.set(id, team && !(team instanceof Error) ? { id, name: team.fullName, abbr: team.abbr } : { id, name: null, abbr: null });
     }
     const bookName = (id: number) => books.get(id)?.name ?? null;
-    return entries.map((e) => presentEntry(e, e.quote.teamId === null ? null : (teams.get(e.quote.teamId) ?? null), bookName));
+    return entries.map((e) => presentEntry(e, e.quote.teamId === null ? null : (teams.get(e.quote.teamId) ?? null), bookName, ctx.now));
   },
 };

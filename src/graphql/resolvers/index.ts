@@ -1,6 +1,7 @@
 import type { Resolvers } from '../__generated__/resolvers-types';
 import { Account, AdminQuery, Mutation } from './Admin';
 import { BettingInfo, ConsensusRecord } from './Consensus';
+import { OutcomeFreshness } from './Freshness';
 import { Boxscore, Game } from './Game';
 import { Market, Markets, Outcome } from './Market';
 import { ListingQuery } from './Listing';
@@ -28,4 +29,5 @@ export const resolvers: Resolvers[] = [
   { Query: LiveHistoricalQuery },
   { Subscription },
   { Subscription: OddsStreamSubscription },
+  { Outcome: OutcomeFreshness },
 ];
