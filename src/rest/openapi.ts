@@ -37,6 +37,8 @@ const SCALARS: Record<string, JsonSchema> = {
 };
 
 function nullable(schema: JsonSchema): JsonSchema {
+  // A nullable enum must list null among its values too, or null fails the enum.
+  if (typeof schema.type === 'string' && Array.isArray(schema.enum)) return { ...schema, type: [schema.type, 'null'], enum: [...(schema.enum as unknown[]), null] };
   if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
   if (Object.keys(schema).length === 0) return schema; // JSON: anything, null included
   return { anyOf: [schema, { type: 'null' }] };
