@@ -9,6 +9,12 @@ import type { PrismaClient } from './client';
 /** How long entries are kept: the stream promises replays of at least 24 hours; three days of margin. */
 export const CHANGE_LOG_RETENTION_MS = 72 * 3_600_000;
 
+/** Every this many ingests, the capture also drops the entries past retention (one indexed delete). */
+export const CHANGE_LOG_PRUNE_EVERY = 500n;
+
+/** Whether the capture that will commit `version` should prune the log. */
+export const changeLogPruneDue = (version: bigint): boolean => version % CHANGE_LOG_PRUNE_EVERY === 0n;
+
 /** A changed quote key, as the bus carries it. */
 export interface ChangedMarket {
   gameId: number;
@@ -35,7 +41,7 @@ export function changeLogParts(
     ],
   ];
   if (entry.prune) {
-    parts.push(['changelog_prune', `DELETE FROM "ChangeLog" WHERE "recordedAt" < now() - ${param(CHANGE_LOG_RETENTION_MS)} * interval '1 millisecond' AND (SELECT ok FROM v)`]);
+    parts.push(['changelog_prune', `DELETE FROM "ChangeLog" WHERE "recordedAt" < now() - ${param(CHANGE_LOG_RETENTION_MS)}::float8 * interval '1 millisecond' AND (SELECT ok FROM v)`]);
   }
   return parts;
 }

@@ -1,4 +1,4 @@
-import { changeLogParts } from './change-log';
+import { changeLogParts, changeLogPruneDue } from './change-log';
 import type { PrismaClient } from './client';
 import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from './feed-rows';
 
@@ -435,7 +435,7 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
 
   // The change log entry rides in the same statement, so no change commits without its sequence.
   if (changedGames.size || changedMarkets.size || sweep) {
-    const entry = { seenAt: stamp, games: [...changedGames], markets: [...changedMarkets.values()], lostGames: sweep, prune: sweep };
+    const entry = { seenAt: stamp, games: [...changedGames], markets: [...changedMarkets.values()], lostGames: sweep, prune: changeLogPruneDue(state.version + 1n) };
     for (const [name, part] of changeLogParts((value) => sql.param(value), entry)) sql.add(name, part);
   }
   const [result] = await prisma.$queryRawUnsafe<Array<{ version: bigint; ok: boolean; lost?: number[] }>>(
