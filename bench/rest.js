@@ -50,7 +50,7 @@ async function main() {
       const r = await fetch(`${base}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
-        body: JSON.stringify({ query: 'mutation { createApiKey(plan: elite, name: "bench") { key } }' }),
+        body: JSON.stringify({ query: 'mutation { createApiKey(plan: ELITE, name: "bench") { key } }' }),
       });
       keys.push((await r.json()).data.createApiKey.key);
     }

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import Redis from 'ioredis';
 import { createApp } from './app';
-import { loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { loadConfig, type Config } from './config';
+import { openDatabase, type Database } from './db/client';
 import { startFeeds } from './ingest/feed-runner';
 import { seedReferenceData } from './ingest/seed';
 import { createLocalBus, createRedisBus } from './events/bus';
@@ -13,7 +13,7 @@ import { createLogger } from './logger';
  * SIGINT shut down in order: stop accepting, finish requests and the ingest in progress, close
  * sockets, the bus and the database, exit 0.
  */
-export async function serve(options: { simulate: boolean }): Promise<void> {
+export async function serve(options: { simulate: boolean }): Promise<{ port: number; config: Config; db: Database }> {
   const config = loadConfig();
   const logger = createLogger(config);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, command: 'odds serve' });
@@ -57,4 +57,5 @@ export async function serve(options: { simulate: boolean }): Promise<void> {
       });
     });
   }
+  return { port, config, db };
 }

@@ -1,8 +1,10 @@
 import { AppError } from '../errors';
 import { hashApiKey, looksLikeApiKey, sameHash } from './api-keys';
 
-export const PLANS = ['starter', 'pro', 'elite'] as const;
-export type Plan = (typeof PLANS)[number];
+import { PLANS, type Plan, type SubscriptionStatus } from '../domain/vocabulary';
+
+// The plans are the domain's vocabulary; re-exported for the modules that know them from here.
+export { PLANS, type Plan };
 
 /** Who is calling: resolved from an API key once per request (or per socket / subscription). */
 export interface Viewer {
@@ -17,7 +19,7 @@ export interface KeyRecord {
   id: string;
   hash: string;
   revokedAt: Date | null;
-  account: { id: string; plan: Plan; subscriptionStatus: 'active' | 'canceled' | 'inactive'; subscriptionEndsAt: Date | null };
+  account: { id: string; plan: Plan; subscriptionStatus: SubscriptionStatus; subscriptionEndsAt: Date | null };
 }
 
 /** Finds a key by its hash (the db layer implements it; auth holds no SQL). */
@@ -48,7 +50,7 @@ export async function verifyApiKey(lookup: KeyLookup, key: string | undefined, n
 
 /** Plans that may use each gated feature (spec 5.9); everything else is open to every plan. */
 export const PLAN_GATES = {
-  liveOdds: ['starter', 'pro', 'elite'],
+  liveOdds: PLANS,
   lineMovement: ['pro', 'elite'],
   historical: ['pro', 'elite'],
 } as const satisfies Record<string, readonly Plan[]>;

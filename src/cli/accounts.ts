@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { listAccounts, updateAccount } from '../db/account-store';
 import type { Plan } from '../auth/viewer';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../domain';
 import { withDatabase } from './database';
 import { announceKeyChange } from './key-changes';
 import { isoDate, planOption } from './options';
@@ -30,10 +31,10 @@ export function registerAccountCommands(program: Command): void {
     .command('update')
     .argument('<id>', 'account id')
     .addOption(planOption())
-    .addOption(new Option('--status <status>', 'subscription status').choices(['active', 'canceled', 'inactive']))
+    .addOption(new Option('--status <status>', 'subscription status').choices(SUBSCRIPTION_STATUSES))
     .option('--ends-at <time>', 'subscription end (ISO 8601)', isoDate)
     .option('--no-end', 'remove the subscription end date')
-    .action(async (id: string, options: { plan?: Plan; status?: 'active' | 'canceled' | 'inactive'; endsAt?: Date; end: boolean }) => {
+    .action(async (id: string, options: { plan?: Plan; status?: SubscriptionStatus; endsAt?: Date; end: boolean }) => {
       await withDatabase('odds accounts update', async (db, config) => {
         const updated = await updateAccount(db.prisma, id, {
           plan: options.plan,

@@ -31,7 +31,10 @@ export function registerIngestCommand(program: Command): void {
         const bar = process.stderr.isTTY && !options.quiet
           ? new SingleBar({ format: 'ingest [{bar}] {value}/{total} files | {documents} documents | {rejected} rejected', stream: process.stderr })
           : undefined;
-        bar?.start(files, 0, { documents: 0, rejected: 0 });
+        // The bar's counters, kept here: a bar restarted after a rejection line starts from them
+        // (started with no payload it printed its placeholders, "{documents}").
+        const counts = { documents: 0, rejected: 0 };
+        bar?.start(files, 0, counts);
         const seenFiles = new Set<string>();
         let filesDone = 0;
         let sofar: IngestSummary | undefined;
@@ -41,14 +44,18 @@ export function registerIngestCommand(program: Command): void {
           onRejected: (_name, message) => {
             bar?.stop();
             process.stderr.write(`rejected ${message}\n`);
-            bar?.start(files, filesDone, {});
+            // this document counts already (onDocument follows with the same figures)
+            counts.documents++;
+            counts.rejected++;
+            bar?.start(files, filesDone, counts);
           },
           onDocument: (s, name) => {
             sofar = s;
             // Series lines are named file:line; a new file name means the previous file is done.
             seenFiles.add(name.replace(/:\d+$/, ''));
             filesDone = seenFiles.size - 1;
-            bar?.update(filesDone, { documents: s.documents, rejected: s.rejected });
+            Object.assign(counts, { documents: s.documents, rejected: s.rejected });
+            bar?.update(filesDone, counts);
           },
         })
           .catch((error: unknown) => {
@@ -58,7 +65,7 @@ export function registerIngestCommand(program: Command): void {
             throw error;
           })
           .finally(() => bus?.close());
-        bar?.update(files);
+        bar?.update(files, { documents: summary.documents, rejected: summary.rejected });
         bar?.stop();
         process.stdout.write(
           `ingested ${summary.documents} documents: ${summary.games} games, ${summary.quotesChanged} quotes changed, ${summary.historyRows} history rows, ${summary.rejected} rejected\n`,

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
+import { PLANS } from '../domain';
 
 /** Parses an ISO 8601 timestamp option. */
 export function isoDate(value: string): Date {
@@ -13,4 +14,4 @@ export function integer(value: string): number {
   return Number(value);
 }
 
-export const planOption = (description = 'subscription plan') => new Option('--plan <plan>', description).choices(['starter', 'pro', 'elite']);
+export const planOption = (description = 'subscription plan') => new Option('--plan <plan>', description).choices(PLANS);

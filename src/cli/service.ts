@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { serve } from '../main';
 import { withDatabase } from './database';
 import { applyMigrations } from '../db/migrate';
+import { demoBanner, demoKey } from './demo';
 
 export function registerServiceCommands(program: Command): void {
   program
@@ -9,7 +10,9 @@ export function registerServiceCommands(program: Command): void {
     .description('start the API (REST, GraphQL, Socket.IO) on PORT; ingests FEED_URL when set')
     .option('--simulate', 'feed the store from the built-in simulator (demo data, labelled simulated)')
     .action(async (options: { simulate?: boolean }) => {
-      await serve({ simulate: options.simulate ?? false });
+      const served = await serve({ simulate: options.simulate ?? false });
+      // The demo (what `npm start` runs) says how to try it: a ready key and the URLs.
+      if (options.simulate) process.stdout.write(demoBanner(served.port, served.config.host, await demoKey(served.db, served.config)));
     });
 
   program

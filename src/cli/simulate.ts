@@ -1,3 +1,4 @@
+import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { ingestDocuments } from '../ingest/ingest';
 import { simulatedDocuments } from '../ingest/simulation';
@@ -15,7 +16,8 @@ export function registerSimulateCommand(program: Command): void {
     .option('--every <minutes>', 'with --until: one snapshot every this many minutes', integer, 30)
     .option('--until <time>', 'replay from --at to this instant', isoDate)
     .option('--stdout', 'print the documents as a recorded series (JSON lines) instead of storing them')
-    .action(async (options: { seed?: number; days: number; at?: Date; every: number; until?: Date; stdout?: boolean }) => {
+    .option('--quiet', 'print only the summary line (no progress bar)')
+    .action(async (options: { seed?: number; days: number; at?: Date; every: number; until?: Date; stdout?: boolean; quiet?: boolean }) => {
       const config = loadConfig();
       const seed = options.seed ?? config.simulatorSeed;
       const from = options.at ?? new Date();
@@ -31,7 +33,22 @@ export function registerSimulateCommand(program: Command): void {
         return;
       }
       await withDatabase('odds simulate', async (db) => {
-        const summary = await ingestDocuments(documents, { db });
+        // A replay (--until) stores one document per league and snapshot: a bar shows how far it is,
+        // only where someone watches (a terminal, never pipes or CI logs).
+        const bar = process.stderr.isTTY && !options.quiet
+          ? new SingleBar({ format: 'simulate [{bar}] {value}/{total} documents | {games} games | at {at}', stream: process.stderr })
+          : undefined;
+        const payload = { games: 0, at: documents[0]?.fetchedAt?.toISOString() ?? '' };
+        bar?.start(documents.length, 0, payload);
+        let done = 0;
+        const summary = await ingestDocuments(documents, {
+          db,
+          onDocument: (s) => {
+            Object.assign(payload, { games: s.games, at: documents[done]?.fetchedAt?.toISOString() ?? payload.at });
+            done++;
+            bar?.update(done, payload);
+          },
+        }).finally(() => bar?.stop());
         process.stdout.write(
           `simulated (seed ${seed}) ${summary.documents} documents: ${summary.games} games, ${summary.quotesChanged} quotes changed, ${summary.historyRows} history rows\n`,
         );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '../auth/api-keys';
 import type { Plan } from '../auth/viewer';
+import type { SubscriptionStatus } from '../domain';
 import type { PrismaClient } from './client';
 
 // Accounts and API keys: shared by the `odds keys|accounts` commands and the admin GraphQL
@@ -99,7 +100,7 @@ export async function listAccounts(prisma: PrismaClient) {
 export async function updateAccount(
   prisma: PrismaClient,
   id: string,
-  change: { plan?: Plan | undefined; subscriptionStatus?: 'active' | 'canceled' | 'inactive' | undefined; subscriptionEndsAt?: Date | null | undefined },
+  change: { plan?: Plan | undefined; subscriptionStatus?: SubscriptionStatus | undefined; subscriptionEndsAt?: Date | null | undefined },
 ) {
   const account = await prisma.account.findUnique({ where: { id } });
   if (!account) return null;

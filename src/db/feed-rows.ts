@@ -1,8 +1,9 @@
 // Rows of one upstream document after normalisation: what src/ingest produces and the feed store
 // writes. Field names follow the Prisma models.
 
-export const MARKET_TYPES = ['moneyline', 'spread', 'total'] as const;
-export type MarketType = (typeof MARKET_TYPES)[number];
+import type { MarketType } from '../domain';
+
+export { MARKET_TYPES, type MarketType } from '../domain';
 
 export interface TeamRow {
   id: number;

@@ -38,18 +38,18 @@ export function isStale(input: StalenessInput): boolean {
 
 /**
  * Why the quote is stale, the first that applies in STALE_REASONS order, or null when it is fresh:
- * NOT_CONFIRMED and OFF_MARKET are isStale's two rules; BOOK_FROZEN when `bookFrozen` (isBookFrozen).
+ * not_confirmed and off_market are isStale's two rules; book_frozen when `bookFrozen` (isBookFrozen).
  */
 export function staleReason(input: StalenessInput & { bookFrozen?: boolean }): StaleReason | null {
   const { seenAt, now, isLive, probability, consensusProbability } = input;
   const ageMs = now.getTime() - seenAt.getTime();
   const maxAgeMs = isLive ? LIVE_STALE_AFTER_MS : PREGAME_STALE_AFTER_MS;
   // A NaN age (invalid Date) cannot prove freshness.
-  if (!(ageMs <= maxAgeMs)) return 'NOT_CONFIRMED';
+  if (!(ageMs <= maxAgeMs)) return 'not_confirmed';
   // The epsilon keeps a deviation of exactly 0.08 fresh whichever way the subtraction rounds.
   const compared = consensusProbability !== null && consensusProbability !== undefined && Number.isFinite(consensusProbability);
-  if (compared && Math.abs(probability - consensusProbability) > CONSENSUS_DEVIATION_THRESHOLD + 1e-12) return 'OFF_MARKET';
-  return input.bookFrozen ? 'BOOK_FROZEN' : null;
+  if (compared && Math.abs(probability - consensusProbability) > CONSENSUS_DEVIATION_THRESHOLD + 1e-12) return 'off_market';
+  return input.bookFrozen ? 'book_frozen' : null;
 }
 
 /**

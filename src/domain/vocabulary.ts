@@ -1,6 +1,6 @@
-// The closed sets of the API's vocabulary, written once: GraphQL argument checks, REST parameters
-// (through src/graphql/arguments.ts) and OpenAPI enums derive from them. De-vig methods live in
-// devig.ts beside their math.
+// The closed sets of the API's vocabulary, written once: the GraphQL schema's enums (their UPPER_CASE
+// values map to these lower-case words in src/graphql/enums.ts), REST parameters and OpenAPI enums
+// derive from them. De-vig methods live in devig.ts beside their math.
 
 /** The three markets of a game. */
 export const MARKET_TYPES = ['moneyline', 'spread', 'total'] as const;
@@ -8,12 +8,14 @@ export type MarketType = (typeof MARKET_TYPES)[number];
 
 /** Market types of the live filters; player_props is accepted and matches no stored quote. */
 export const LIVE_MARKET_TYPES = [...MARKET_TYPES, 'player_props'] as const;
+export type LiveMarketType = (typeof LIVE_MARKET_TYPES)[number];
 
 /** Every side of every market. */
 export const SIDES = ['home', 'away', 'over', 'under'] as const;
+export type Side = (typeof SIDES)[number];
 
-/** Sides of each market type. */
-export const SIDES_BY_MARKET: Readonly<Record<MarketType, readonly string[]>> = {
+/** Sides of each market type, in the order listings and de-vigging pair them. */
+export const SIDES_BY_MARKET: Readonly<Record<MarketType, readonly [Side, Side]>> = {
   moneyline: ['home', 'away'],
   spread: ['home', 'away'],
   total: ['over', 'under'],
@@ -21,13 +23,26 @@ export const SIDES_BY_MARKET: Readonly<Record<MarketType, readonly string[]>> = 
 
 /** Stored periods a market may be asked for ('full' is accepted for full_game: spec 4.4). */
 export const PERIODS = ['full_game', 'first_half', 'second_half', 'first_quarter', 'second_quarter', 'third_quarter', 'fourth_quarter'] as const;
+export type Period = (typeof PERIODS)[number];
 
-/**
- * The games filter's status words (spec 4.1: scheduled, live, finished; plus the stored values) and
- * the stored statuses each one selects. A Map, so that no inherited key (`__proto__`,
- * `constructor`) is ever a word.
- */
-export const STATUS_FILTERS: ReadonlyMap<string, readonly string[]> = new Map([
+/** Periods a cross-game listing can be asked for. */
+export const LISTING_PERIODS = ['full_game', 'first_half'] as const satisfies readonly Period[];
+export type ListingPeriod = (typeof LISTING_PERIODS)[number];
+
+/** Orders of a cross-game listing: by price or by value (ev_per_100). */
+export const LISTING_SORTS = ['odds', 'value'] as const;
+export type ListingSort = (typeof LISTING_SORTS)[number];
+
+/** Subscription plans, from the smallest. */
+export const PLANS = ['starter', 'pro', 'elite'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** States of an account's subscription; only active lets its keys read. */
+export const SUBSCRIPTION_STATUSES = ['active', 'canceled', 'inactive'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** The games filter's status words (spec 4.1: scheduled, live, finished; plus the stored values) and the stored statuses each one selects. */
+const STATUS_SELECTIONS = [
   ['scheduled', ['scheduled']],
   ['live', ['in_progress', 'live']],
   ['in_progress', ['in_progress', 'live']],
@@ -37,10 +52,16 @@ export const STATUS_FILTERS: ReadonlyMap<string, readonly string[]> = new Map([
   ['cancelled', ['cancelled']],
   // A game the feed stopped carrying mid-game, after the documented timeout (docs/ingest.md).
   ['unknown', ['unknown']],
-]);
+] as const;
+
+/** A word of the games status filter. */
+export type StatusWord = (typeof STATUS_SELECTIONS)[number][0];
+
+/** STATUS_SELECTIONS as a Map, so that no inherited key (`__proto__`, `constructor`) is ever a word. */
+export const STATUS_FILTERS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>(STATUS_SELECTIONS);
 
 /** Words of the games status filter. */
-export const STATUS_WORDS: readonly string[] = [...STATUS_FILTERS.keys()];
+export const STATUS_WORDS: readonly StatusWord[] = STATUS_SELECTIONS.map(([word]) => word);
 
 /** Statuses in which a game is being played (live odds, live pushes). */
 export const LIVE_STATUSES: readonly string[] = ['in_progress', 'live'];
@@ -49,7 +70,7 @@ export const LIVE_STATUSES: readonly string[] = ['in_progress', 'live'];
  * Why a price is stale (domain/stale.ts), in the order they are checked: not confirmed by the feed
  * recently enough, far from the market's consensus, or its book stopped moving while the game is played.
  */
-export const STALE_REASONS = ['NOT_CONFIRMED', 'OFF_MARKET', 'BOOK_FROZEN'] as const;
+export const STALE_REASONS = ['not_confirmed', 'off_market', 'book_frozen'] as const;
 export type StaleReason = (typeof STALE_REASONS)[number];
 
 /** True when `value` is one of `values` (a type guard for untrusted strings). */

@@ -1,26 +1,14 @@
-import {
-  dateProblem,
-  INSTANT_HINT,
-  LIVE_MARKET_TYPES,
-  localDateOf,
-  localDayRange,
-  MARKET_TYPES,
-  parseInstant,
-  PERIODS,
-  SIDES,
-  STATUS_FILTERS,
-  STATUS_WORDS,
-  textProblem,
-} from '../domain';
+import { dateProblem, INSTANT_HINT, localDateOf, localDayRange, parseInstant, SIDES_BY_MARKET, textProblem } from '../domain';
 import type { GameFilter } from '../db/odds-repository';
 import { AppError } from '../errors';
 
-// Argument rules shared by the resolvers (and so by every REST route): one place says what a
-// period, a status word, a text filter or a date range means. The closed sets come from
-// src/domain/vocabulary.ts; REST parameter parsing (src/rest/params.ts) uses the rules re-exported
-// here, so both transports refuse the same values with the same words.
+// Argument rules shared by the resolvers (and so by every REST route): one place says what a text
+// filter or a date range means, and the one wording of a refusal. The closed sets are schema enums
+// (src/graphql/enums.ts); what remains here ties arguments together. REST parameter parsing
+// (src/rest/params.ts) uses the rules re-exported here, so both transports refuse the same values
+// with the same words.
 
-export { dateProblem, INSTANT_HINT, parseInstant, PERIODS, STATUS_WORDS, textProblem, MARKET_TYPES, LIVE_MARKET_TYPES, SIDES };
+export { dateProblem, INSTANT_HINT, parseInstant, SIDES_BY_MARKET, textProblem };
 
 /** Largest page; spec 8. */
 export const MAX_LIMIT = 1000;
@@ -33,29 +21,14 @@ export function invalidParameter(name: string, allowed: string): AppError {
   return new AppError('BAD_REQUEST', `invalid parameter ${name}: ${allowed}`);
 }
 
-/** Throws unless `value` is one of `allowed`. @throws AppError BAD_REQUEST */
-export function checkOneOf(name: string, value: string, allowed: readonly string[]): void {
-  if (!allowed.includes(value)) throw invalidParameter(name, `must be one of ${allowed.join(', ')}`);
-}
-
-/** Throws unless every value is one of `allowed` (no list means no filter). @throws AppError BAD_REQUEST */
-export function checkSomeOf(name: string, values: readonly string[] | null | undefined, allowed: readonly string[]): void {
-  for (const value of values ?? []) checkOneOf(name, value, allowed);
-}
-
-/** The stored period name of a `period` argument (default full_game). @throws AppError BAD_REQUEST */
-export function parsePeriod(period: string | null | undefined): string {
-  if (period === null || period === undefined || period === 'full') return 'full_game';
-  if ((PERIODS as readonly string[]).includes(period)) return period;
-  throw invalidParameter('period', `must be one of full, ${PERIODS.join(', ')}`);
-}
-
-/** Stored statuses a `status` argument selects. @throws AppError BAD_REQUEST for an unknown word */
-export function parseStatus(status: string | null | undefined): readonly string[] | undefined {
-  if (status === null || status === undefined) return undefined;
-  const statuses = STATUS_FILTERS.get(status.toLowerCase());
-  if (!statuses) throw invalidParameter('status', `must be one of ${STATUS_WORDS.join(', ')}`);
-  return statuses;
+/**
+ * Throws unless every value is one of `allowed`, a subset of its enum that another argument
+ * decides (the sides of the listed market). No list means no filter. @throws AppError BAD_REQUEST
+ */
+export function checkSomeOf<V extends string>(name: string, values: readonly V[] | null | undefined, allowed: readonly V[]): void {
+  for (const value of values ?? []) {
+    if (!allowed.includes(value)) throw invalidParameter(name, `must be one of ${allowed.join(', ')}`);
+  }
 }
 
 /** A free-text filter (conference, division, sport): undefined when absent. @throws AppError BAD_REQUEST */
@@ -67,23 +40,24 @@ export function parseText(name: string, value: string | null | undefined): strin
 }
 
 /**
- * The start_time range of `date` or `start_date`..`end_date` (league-local days, inclusive).
- * `date` wins over the range; an open end stays open. @throws AppError when start_date > end_date
+ * The start_time range of `date` or `startDate`..`endDate` (league-local days, inclusive).
+ * `date` wins over the range; an open end stays open. @throws AppError when startDate > endDate
+ * (worded with REST's parameter names, like every refusal)
  */
 export function dayRange(
-  args: { date?: string | null | undefined; start_date?: string | null | undefined; end_date?: string | null | undefined },
+  args: { date?: string | null | undefined; startDate?: string | null | undefined; endDate?: string | null | undefined },
   timeZone: string,
 ): Pick<GameFilter, 'from' | 'to'> {
   if (args.date) {
     const { start, end } = localDayRange(args.date, args.date, timeZone);
     return { from: start, to: end };
   }
-  if (args.start_date && args.end_date && args.start_date > args.end_date) {
+  if (args.startDate && args.endDate && args.startDate > args.endDate) {
     throw invalidParameter('start_date', 'must not be after end_date');
   }
   return {
-    from: args.start_date ? localDayRange(args.start_date, args.start_date, timeZone).start : undefined,
-    to: args.end_date ? localDayRange(args.end_date, args.end_date, timeZone).end : undefined,
+    from: args.startDate ? localDayRange(args.startDate, args.startDate, timeZone).start : undefined,
+    to: args.endDate ? localDayRange(args.endDate, args.endDate, timeZone).end : undefined,
   };
 }
 

@@ -39,7 +39,11 @@ export interface LiveGameChange {
   away_score: number | null;
 }
 
-/** One delta of a stream (GraphQL type LiveOddsChange; Socket.IO event odds_change). */
+/**
+ * One delta of a stream, in the spec's snake_case: Socket.IO replays missed deltas as they are
+ * (event odds_change); the GraphQL type LiveOddsChange maps its camelCase fields to these
+ * (resolvers/LiveOddsChange.ts).
+ */
 export interface LiveOddsChange {
   /** Id of the stream: a client reconnecting with it and its last seq may get the missed deltas. */
   stream: string;

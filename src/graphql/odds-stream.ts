@@ -26,12 +26,12 @@ import { loadLiveOdds } from './resolvers/LiveOdds';
 /** The `stream` value of the stream's payloads: its seq numbers are global, not per process. */
 export const GLOBAL_STREAM = 'global';
 
-export type OddsStreamResyncReason = 'HISTORY_EXPIRED' | 'UNKNOWN_EVENT_ID';
+export type OddsStreamResyncReason = 'history_expired' | 'unknown_event_id';
 
 /** One event of the stream (GraphQL OddsStreamEvent). */
 export type OddsStreamItem =
-  | { sequence: number; kind: 'SNAPSHOT'; snapshot: ResolversTypes['LiveOdds']; change: null; resyncReason: OddsStreamResyncReason | null }
-  | { sequence: number; kind: 'CHANGE'; snapshot: null; change: LiveOddsChange; resyncReason: null };
+  | { sequence: number; kind: 'snapshot'; snapshot: ResolversTypes['LiveOdds']; change: null; resyncReason: OddsStreamResyncReason | null }
+  | { sequence: number; kind: 'change'; snapshot: null; change: LiveOddsChange; resyncReason: null };
 
 /** A tick-shaped view of keys that changed (what changeInScope and readTickChanges read). */
 function keysTick(games: readonly number[], markets: LiveTick['markets']): LiveTick {
@@ -101,19 +101,19 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
     if (done) return;
     // loadLiveOdds returns the game rows themselves (no promises).
     held = new Set((live.games as Array<{ id: number }>).map((g) => g.id));
-    emit({ sequence, kind: 'SNAPSHOT', snapshot: { ...live, stream: GLOBAL_STREAM, seq: sequence }, change: null, resyncReason });
+    emit({ sequence, kind: 'snapshot', snapshot: { ...live, stream: GLOBAL_STREAM, seq: sequence }, change: null, resyncReason });
   };
 
   const start = async () => {
     if (lastEventId === null) return snapshot('snapshot', null);
     const since = await changesSince(prisma, lastEventId);
-    if (lastEventId > since.latest) return snapshot('resync', null, 'UNKNOWN_EVENT_ID');
+    if (lastEventId > since.latest) return snapshot('resync', null, 'unknown_event_id');
     if (lastEventId === since.latest) {
       last = lastEventId;
       return;
     }
     // Entries up to oldest - 1 may have been pruned; without any entry nothing after the id is known.
-    if (since.oldest === null || lastEventId < since.oldest - 1) return snapshot('resync', null, 'HISTORY_EXPIRED');
+    if (since.oldest === null || lastEventId < since.oldest - 1) return snapshot('resync', null, 'history_expired');
     const tick = keysTick(since.games, since.markets);
     const changes = await readTickChanges(prisma, tick);
     const inScope = (await changeOf(tick, changes, playing(changes, since.games))) ?? { games: [], quotes: [] };
@@ -123,7 +123,7 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
     // Sent even when empty: it moves the client's last event id past changes outside its filter.
     emit({
       sequence: since.latest,
-      kind: 'CHANGE',
+      kind: 'change',
       snapshot: null,
       change: { stream: GLOBAL_STREAM, seq: since.latest, base_seq: lastEventId, at: since.firstAt ?? new Date(), ...inScope },
       resyncReason: null,
@@ -141,7 +141,7 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
     hold(inScope);
     emit({
       sequence: tick.version,
-      kind: 'CHANGE',
+      kind: 'change',
       snapshot: null,
       change: { stream: GLOBAL_STREAM, seq: tick.version, base_seq: last, at: tick.seenAt ?? tick.at, ...inScope },
       resyncReason: null,

@@ -1,7 +1,19 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LIVE_MARKET_TYPES } from './arguments';
-import { Kind, parse, validate, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema } from 'graphql';
+import { enumVariables } from './enums';
+import {
+  isEnumType,
+  Kind,
+  parse,
+  typeFromAST,
+  validate,
+  visit,
+  getNamedType,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 
 /** src/graphql/operations (also when running from dist/graphql, which has no .graphql files). */
 export const OPERATIONS_DIR = [path.join(__dirname, 'operations'), path.resolve(__dirname, '..', '..', 'src', 'graphql', 'operations')].find((d) =>
@@ -48,7 +60,22 @@ export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): Map
   return operations;
 }
 
-export { LIVE_MARKET_TYPES };
+
+/**
+ * The variables of `document`'s operation from values that carry the domain's lower-case words for
+ * enum variables (REST parameters, Socket.IO filters): each such word becomes its enum value name
+ * (src/graphql/enums.ts). Other values pass unchanged.
+ */
+export function variablesFor(schema: GraphQLSchema, document: DocumentNode): (values: Record<string, unknown>) => Record<string, unknown> {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const enums = new Map<string, string>();
+  for (const definition of operation?.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, definition.type as Parameters<typeof typeFromAST>[1]);
+    const named = type && getNamedType(type);
+    if (named && isEnumType(named)) enums.set(definition.variable.name.value, named.name);
+  }
+  return (values) => enumVariables(schema, enums, values);
+}
 
 /**
  * Variables of the LiveOdds operation (GET /odds/live) and of the Socket.IO snapshots, which use the

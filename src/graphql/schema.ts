@@ -4,6 +4,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { defaultFieldResolver, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { AppError } from '../errors';
 import type { GraphQLContext } from './context';
+import { checkEnumVocabulary } from './enums';
 import { resolvers } from './resolvers';
 
 /** schema/ beside src/ (from src/graphql or dist/graphql alike). */
@@ -61,6 +62,7 @@ function guard(field: GraphQLField<unknown, GraphQLContext>, check: (ctx: GraphQ
  */
 export function buildSchema(): GraphQLSchema {
   const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+  checkEnumVocabulary(schema);
   for (const type of [schema.getQueryType(), schema.getSubscriptionType()]) {
     for (const field of Object.values(type?.getFields() ?? {})) {
       guard(field, hasDirective(field, 'admin') ? requireAdmin : requireViewer);

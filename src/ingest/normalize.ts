@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { americanToDecimal, decimalToFractional, InvalidOddsError } from '../domain/odds-format';
 import type { MarketType, NormalizedDocument } from '../db/feed-rows';
-import { MARKET_TYPES } from '../db/feed-rows';
+import { MARKET_TYPES, SIDES_BY_MARKET } from '../domain';
 import { mapStatus } from './status-map';
 
 // The upstream v2 scoreboard, as far as the service reads it. Objects are not strict: unknown keys
@@ -160,12 +160,6 @@ function formatPath(path: ReadonlyArray<PropertyKey>): string {
     .join('');
 }
 
-const SIDES_BY_MARKET: Readonly<Record<MarketType, readonly string[]>> = {
-  moneyline: ['home', 'away'],
-  spread: ['home', 'away'],
-  total: ['over', 'under'],
-};
-
 /**
  * Validates one upstream scoreboard document and turns it into rows. Throws FeedDocumentError naming
  * `documentName`, the path inside the document and the problem. Markets the service does not serve
@@ -294,7 +288,7 @@ export function normalizeDocument(raw: unknown, documentName: string): Normalize
             // Built only for an error message: most documents carry thousands of outcomes.
             const where = { toString: () => at(`.markets[${JSON.stringify(bookKey)}].${periodKey}.${marketKey}[${oi}]`) };
             if (o.is_alt_market) return;
-            if (!SIDES_BY_MARKET[marketType].includes(o.side)) {
+            if (!(SIDES_BY_MARKET[marketType] as readonly string[]).includes(o.side)) {
               throw new FeedDocumentError(documentName, `${where}.side`, `expected one of ${SIDES_BY_MARKET[marketType].join(', ')} for ${marketType}, got ${JSON.stringify(o.side)}`);
             }
             if (o.book_id != null && o.book_id !== bookId) {

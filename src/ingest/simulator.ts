@@ -35,7 +35,7 @@
  *   every book, as in the real feed), zero on live outcomes; num_bets grows towards tip, then freezes.
  */
 
-import { MARGIN_STD_DEV, addDays, decimalToAmerican, localDateOf as localDateOfInstant, localTimeToInstant, normalCdf, probabilityToDecimal } from '../domain';
+import { MARGIN_STD_DEV, MARKET_TYPES, type MarketType, addDays, decimalToAmerican, localDateOf as localDateOfInstant, localTimeToInstant, normalCdf, probabilityToDecimal } from '../domain';
 import type {
   FeedBetInfo,
   FeedBookMarkets,
@@ -858,8 +858,6 @@ function boxscoreOf(plan: GamePlan, s: GameState): FeedBoxscore | undefined {
 // ---------------------------------------------------------------------------------------------------
 // Odds
 
-type MarketType = 'moneyline' | 'spread' | 'total';
-const MARKET_TYPES: readonly MarketType[] = ['moneyline', 'spread', 'total'];
 
 /** What a book prices for one period at one instant. */
 interface MarketView {

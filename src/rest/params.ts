@@ -120,28 +120,39 @@ export function instant(description: string) {
   );
 }
 
-/** One of `values` (case-insensitive; returned lower-case). */
-export function oneOf<const V extends string>(description: string, values: readonly V[]) {
+/** Other words a closed-set parameter accepts for one of its values (`full` for full_game, spec 4.4). */
+export type Aliases<V extends string> = Readonly<Partial<Record<string, V>>>;
+
+/** The value a word stands for (itself, or the value it is an alias of), or undefined. */
+function wordOf<V extends string>(word: string, values: readonly V[], aliases: Aliases<V>): V | undefined {
+  if ((values as readonly string[]).includes(word)) return word as V;
+  return Object.hasOwn(aliases, word) ? aliases[word] : undefined;
+}
+
+/**
+ * One of `values` (case-insensitive; returned lower-case, as the domain's word: the router turns it
+ * into the GraphQL enum value of the operation's variable). `aliases`: other accepted words.
+ */
+export function oneOf<const V extends string>(description: string, values: readonly V[], aliases: Aliases<V> = {}) {
+  const accepted = [...Object.keys(aliases), ...values];
   return param(
-    (raw, fail) => {
-      const value = single(raw, fail).trim().toLowerCase();
-      return (values as readonly string[]).includes(value) ? (value as V) : fail(`must be one of ${values.join(', ')}`);
-    },
-    { description, openapi: { type: 'string', enum: [...values] } },
+    (raw, fail) => wordOf(single(raw, fail).trim().toLowerCase(), values, aliases) ?? fail(`must be one of ${accepted.join(', ')}`),
+    { description, openapi: { type: 'string', enum: accepted } },
   );
 }
 
-/** One or more of `values`, comma-separated or repeated. */
-export function someOf<const V extends string>(description: string, values: readonly V[]) {
+/** One or more of `values` (or `aliases`), comma-separated or repeated. */
+export function someOf<const V extends string>(description: string, values: readonly V[], aliases: Aliases<V> = {}) {
+  const accepted = [...Object.keys(aliases), ...values];
   return param(
     (raw, fail) => {
-      const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase());
-      if (parts.length === 0 || parts.some((p) => !(values as readonly string[]).includes(p))) {
-        fail(`must be one or more of ${values.join(', ')}, comma-separated or repeated`);
+      const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => wordOf(v.trim().toLowerCase(), values, aliases));
+      if (parts.length === 0 || parts.some((p) => p === undefined)) {
+        fail(`must be one or more of ${accepted.join(', ')}, comma-separated or repeated`);
       }
       return [...new Set(parts)] as V[];
     },
-    { description, openapi: { type: 'array', items: { type: 'string', enum: [...values] } }, list: true },
+    { description, openapi: { type: 'array', items: { type: 'string', enum: accepted } }, list: true },
   );
 }
 

@@ -7,7 +7,7 @@ import type { Auth } from '../auth/authenticate';
 import { planVisibility } from '../auth/viewer';
 import { AppError, ERRORS, isDatabaseUnavailable } from '../errors';
 import type { GraphQLContext } from '../graphql/context';
-import { loadOperations } from '../graphql/operations';
+import { loadOperations, variablesFor } from '../graphql/operations';
 import { errorBody } from './envelope';
 import { matchesEtag, negotiateEncoding, representation, type Representation, type ResponseCache } from './response-cache';
 import { cacheControlOf, type Route } from './route';
@@ -68,6 +68,8 @@ type Outcome = { representation: Representation } | { error: AppError; cause: un
 interface CompiledRoute {
   route: Route;
   document: DocumentNode;
+  /** Parameters (the spec's lower-case words) to the operation's variables (enum value names). */
+  variables: (values: Record<string, unknown>) => Record<string, unknown>;
   match: MatchFunction<Record<string, string>>;
 }
 
@@ -116,7 +118,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     const document = operations.get(route.operation);
     if (!document) throw new Error(`route ${route.path}: no operation file src/graphql/operations/${route.operation}.graphql`);
     // Express's matching: case-insensitive, an optional trailing slash, parameters URI-decoded.
-    return { route, document, match: match<Record<string, string>>(route.path, { decode: decodeURIComponent, sensitive: false, trailing: true }) };
+    return { route, document, variables: variablesFor(deps.schema, document), match: match<Record<string, string>>(route.path, { decode: decodeURIComponent, sensitive: false, trailing: true }) };
   });
   const inFlight = new Map<string, Promise<Outcome>>();
   // The answers asked for most recently (what to warm). The caller's Auth is kept only for its plan's
@@ -130,7 +132,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     const parsed = c.route.params.safeParse({ ...query, ...pathParams });
     if (!parsed.success) return { error: paramError(parsed.error.issues) };
     const params = parsed.data as Record<string, unknown>;
-    const variables = c.route.variables ? c.route.variables(params) : params;
+    const variables = c.variables(c.route.variables ? c.route.variables(params) : params);
     return { params, variables, variablesKey: JSON.stringify(variables) };
   }
 

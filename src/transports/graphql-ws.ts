@@ -39,6 +39,12 @@ const CLOSE_TOO_MANY = 4429;
 
 const closeCodeOf = (error: LiveAuthError) => (error.status === 401 ? CLOSE_UNAUTHORIZED : error.status === 429 ? CLOSE_TOO_MANY : CLOSE_FORBIDDEN);
 
+/** Where a graphql-ws client puts its key (the shared wording names Socket.IO's handshake `auth`). */
+const MISSING_KEY = "Unauthorized: missing API key (send it in connection_init as { apiKey } or { Authorization: 'Bearer <key>' })";
+
+/** The close reason of a refused key, in graphql-ws terms. */
+const closeReasonOf = (error: LiveAuthError) => (error.reason === 'missing' ? MISSING_KEY : error.message);
+
 interface Extra extends Record<PropertyKey, unknown> {
   socket: WebSocket;
   request: http.IncomingMessage;
@@ -97,12 +103,12 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> }
           ctx.extra.release = deps.connections.acquire(viewer);
           ctx.extra.viewer = viewer;
           ctx.extra.unwatch = deps.keyWatch.watch(String(key).trim(), (error) => {
-            ctx.extra.socket.close(closeCodeOf(error), error.message);
+            ctx.extra.socket.close(closeCodeOf(error), closeReasonOf(error));
           });
           return true;
         } catch (error) {
           if (!(error instanceof LiveAuthError)) throw error;
-          ctx.extra.socket.close(closeCodeOf(error), error.message);
+          ctx.extra.socket.close(closeCodeOf(error), closeReasonOf(error));
           return false;
         }
       },

@@ -1,7 +1,9 @@
-import { LIVE_MARKET_TYPES } from '../graphql/operations';
+import { ENUM_VOCABULARY } from '../graphql/enums';
 import { AppError } from '../errors';
 
 // What a /live-odds client asks for (docs/live-protocol.md), from `subscribe` or from the handshake.
+
+const LIVE_MARKET_TYPES = ENUM_VOCABULARY.LiveMarketType;
 
 /** The filter of a `subscribe` (spec 6); absent fields match everything. */
 export interface LiveFilter {

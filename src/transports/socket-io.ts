@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 import { attachLiveFeed } from '../events/live-feed';
 import { createContext } from '../graphql/context';
 import { liveStream, type LiveOddsChange } from '../graphql/live-streams';
-import { liveOddsVariables, loadOperations, OPERATIONS_DIR } from '../graphql/operations';
+import { liveOddsVariables, loadOperations, OPERATIONS_DIR, variablesFor } from '../graphql/operations';
 import type { LiveTransportDeps } from './graphql-ws';
 import { handshakeRequest, parseLiveRequest, type LiveFilter, type LiveRequest } from './live-filter';
 
@@ -77,9 +77,9 @@ export interface SocketIoDeps extends LiveTransportDeps {
 }
 
 const SNAPSHOT_OPERATION = `
-query LiveOddsSnapshot($game_id: Int, $market_type: String, $book_id: Int, $book_ids: [Int!], $moneyline: Boolean!, $spread: Boolean!, $total: Boolean!) {
+query LiveOddsSnapshot($game_id: Int, $market_type: LiveMarketType, $book_id: Int, $book_ids: [Int!], $moneyline: Boolean!, $spread: Boolean!, $total: Boolean!) {
   live: liveGames(gameId: $game_id, marketType: $market_type, bookId: $book_id) {
-    updated_at
+    updated_at: updatedAt
     stream
     seq
     items: games { ...LiveGame }
@@ -141,6 +141,9 @@ export function snapshotPayload(result: ExecutionResult, reason: string): Snapsh
 export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promise<void> } {
   const snapshotDocument = liveSnapshotDocument(deps.schema);
   const changesDocument = loadOperations(deps.schema).get('LiveOddsChanges')!;
+  // The filter's market_type is the spec's lower-case word; the operations take the enum value.
+  const snapshotVariables = variablesFor(deps.schema, snapshotDocument);
+  const changesVariables = variablesFor(deps.schema, changesDocument);
   const io = new Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>(deps.httpServer, {
     serveClient: false,
     transports: ['websocket', 'polling'],
@@ -212,7 +215,7 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     // Deltas published before the subscription starts reached nobody of this group: start after them.
     group.sent = streamOf(group).seq;
     void (async () => {
-      const result = await subscribe({ schema: deps.schema, document: changesDocument, variableValues: liveOddsVariables(filter), contextValue: contextFor(viewer) });
+      const result = await subscribe({ schema: deps.schema, document: changesDocument, variableValues: changesVariables(liveOddsVariables(filter)), contextValue: contextFor(viewer) });
       if (!(Symbol.asyncIterator in result)) throw new Error(result.errors?.[0]?.message ?? 'live changes did not start');
       iterator = result[Symbol.asyncIterator]();
       if (stopped) return void iterator.return?.();
@@ -239,7 +242,7 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     try {
       let snapshot = group.cached;
       if (!snapshot) {
-        const result = await execute({ schema: deps.schema, document: snapshotDocument, variableValues: liveOddsVariables(group.filter), contextValue: contextFor(group.viewer) });
+        const result = await execute({ schema: deps.schema, document: snapshotDocument, variableValues: snapshotVariables(liveOddsVariables(group.filter)), contextValue: contextFor(group.viewer) });
         const made = snapshotPayload(result, 'snapshot');
         if ('error' in made) {
           for (const w of group.waiting.splice(0)) w.socket.emit('live_odds', { success: false, error: made.error });
@@ -386,7 +389,7 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     if (tick.reason !== 'interval') return;
     for (const group of groups.values()) {
       void (async () => {
-        const result = await execute({ schema: deps.schema, document: snapshotDocument, variableValues: liveOddsVariables(group.filter), contextValue: contextFor(group.viewer) });
+        const result = await execute({ schema: deps.schema, document: snapshotDocument, variableValues: snapshotVariables(liveOddsVariables(group.filter)), contextValue: contextFor(group.viewer) });
         const made = snapshotPayload(result, 'interval');
         if ('error' in made) return nsp.to(group.snapshots).emit('live_odds', { success: false, error: made.error });
         if (group.sent <= made.seq) group.cached = made;

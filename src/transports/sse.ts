@@ -6,7 +6,8 @@ import { AppError, ERRORS } from '../errors';
 import { attachLiveFeed } from '../events/live-feed';
 import { createContext } from '../graphql/context';
 import type { LiveOddsChange } from '../graphql/live-streams';
-import { liveOddsVariables, OPERATIONS_DIR } from '../graphql/operations';
+import { ENUM_VOCABULARY } from '../graphql/enums';
+import { liveOddsVariables, OPERATIONS_DIR, variablesFor } from '../graphql/operations';
 import { oddsStreamDocument } from '../graphql/stream-document';
 import type { LiveTransportDeps } from './graphql-ws';
 import { snapshotPayload, type LiveOddsPayload } from './socket-io';
@@ -38,7 +39,7 @@ export interface SseDeps extends Omit<LiveTransportDeps, 'httpServer'> {
 
 interface StreamEvent {
   sequence: number;
-  kind: 'SNAPSHOT' | 'CHANGE';
+  kind: 'snapshot' | 'change';
   resyncReason: string | null;
   snapshot: Record<string, unknown> | null;
   change: LiveOddsChange | null;
@@ -64,8 +65,11 @@ function parseQuery(search: URLSearchParams): { variables: Record<string, unknow
     filter[name] = Number(value);
   }
   const type = single('market_type');
-  // Checked by the subscription against the one list of live market types.
-  if (type !== null) filter.market_type = type;
+  if (type !== null) {
+    const allowed: readonly string[] = ENUM_VOCABULARY.LiveMarketType;
+    if (!allowed.includes(type)) throw new AppError('BAD_REQUEST', `invalid parameter market_type: must be one of ${allowed.join(', ')}`);
+    filter.market_type = type;
+  }
   single('api_key');
   return { variables: liveOddsVariables(filter), lastEventId: single('last_event_id') };
 }
@@ -87,6 +91,8 @@ const MISSING_KEY = 'Unauthorized: missing API key (send Authorization: Bearer s
  */
 export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, res: ServerResponse): boolean; close(): void } {
   const document = oddsStreamDocument(deps.schema, OPERATIONS_DIR);
+  // The filter's market_type is the spec's lower-case word; the operation takes the enum value.
+  const toVariables = variablesFor(deps.schema, document);
   const path = `${deps.prefix}${STREAM_PATH}`.toLowerCase();
   const open = new Set<(keepOpen?: boolean) => void>();
 
@@ -148,7 +154,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     req.once('close', () => end());
     try {
       const context = attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed);
-      const result = await subscribe({ schema: deps.schema, document, variableValues: { ...parsed.variables, last_event_id: lastEventId ?? null }, contextValue: context });
+      const result = await subscribe({ schema: deps.schema, document, variableValues: toVariables({ ...parsed.variables, last_event_id: lastEventId ?? null }), contextValue: context });
       if (!(Symbol.asyncIterator in result)) {
         end(true);
         return fail(res, refusalOf(result), headers);
@@ -190,13 +196,13 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
         }
         const event = (item.data as { event: StreamEvent }).event;
         last = event.sequence;
-        if (event.kind === 'CHANGE') {
+        if (event.kind === 'change') {
           res.write(frame('odds_change', event.change, event.sequence));
           continue;
         }
         const made = snapshotPayload({ data: { live: event.snapshot } }, String(event.snapshot?.reason ?? 'snapshot'));
         if ('error' in made) continue;
-        const payload = { ...made.payload, ...(event.resyncReason && { resync_reason: event.resyncReason.toLowerCase() }) };
+        const payload = { ...made.payload, ...(event.resyncReason && { resync_reason: event.resyncReason }) };
         res.write(frame('live_odds', payload, event.sequence));
       }
     } finally {

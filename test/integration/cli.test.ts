@@ -207,8 +207,110 @@ describe('odds simulate', () => {
   });
 
   test('when a simulated range is stored, then its games are in the store', async () => {
-    const { code, stdout } = await odds(['simulate', '--at', '2026-11-21T20:00:00Z', '--until', '2026-11-21T21:00:00Z', '--every', '30'], env());
+    const { code, stdout, stderr } = await odds(['simulate', '--at', '2026-11-21T20:00:00Z', '--until', '2026-11-21T21:00:00Z', '--every', '30'], env());
     expect(code).toBe(0);
+    // not a terminal: no progress bar (see 'progress on a terminal')
+    expect(stderr).not.toContain('simulate [');
     expect(stdout).toMatch(/^simulated \(seed 42\) [1-9]\d* documents: [1-9]\d* games, [1-9]\d* quotes changed/m);
+  });
+});
+
+describe('odds serve --simulate (npm start)', () => {
+  let demoDir: string;
+  beforeAll(() => (demoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-demo-'))));
+  afterAll(() => fs.rmSync(demoDir, { recursive: true, force: true }));
+
+  /** Starts the demo, reads its banner up to the GraphQL line, stops it (exit 0); returns the banner. */
+  async function demoBanner(): Promise<{ banner: string; gamesStatus: number; withoutKeyStatus: number }> {
+    const server = spawn(process.execPath, [BIN, 'serve', '--simulate'], {
+      env: { ...process.env, DATA_DIR: demoDir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '', REDIS_URL: '', SIMULATOR_INTERVAL_MS: '600000' },
+    });
+    const exited = new Promise<number | null>((resolve) => server.on('exit', (c) => resolve(c)));
+    try {
+      const banner = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (d) => {
+          out += d;
+          if (/GraphQL .*\n/.test(out)) resolve(out);
+        });
+        server.stderr.on('data', (d) => (out += d));
+        void exited.then((c) => reject(new Error(`server exited ${c}: ${out}`)));
+      });
+      const key = /demo key {2}(sk_\S+)/.exec(banner)![1]!;
+      const api = /API {7}(http:\S+)/.exec(banner)![1]!;
+      const gamesStatus = (await fetch(api, { headers: { authorization: `Bearer ${key}` } })).status;
+      const withoutKeyStatus = (await fetch(api)).status;
+      return { banner, gamesStatus, withoutKeyStatus };
+    } finally {
+      server.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }
+
+  test('when the demo starts on a fresh data directory, then it prints a working elite key and the URLs of the API, docs, board and GraphQL, and later starts show the same key', async () => {
+    const first = await demoBanner();
+    expect(first.banner).toMatch(/^ {2}demo key {2}sk_[A-Za-z0-9_-]{43} {2}\(elite plan; kept in .*demo-key and reused on later starts\)$/m);
+    const port = /http:\/\/localhost:(\d+)\//.exec(first.banner)![1];
+    expect(first.banner).toContain(`  API       http://localhost:${port}/api/v1/nba/odds/games`);
+    expect(first.banner).toContain(`  docs      http://localhost:${port}/docs\n`);
+    expect(first.banner).toContain(`  board     http://localhost:${port}/\n`);
+    expect(first.banner).toContain(`  GraphQL   http://localhost:${port}/graphql\n`);
+    expect(first.gamesStatus).toBe(200);
+    expect(first.withoutKeyStatus).toBe(401);
+
+    const second = await demoBanner();
+    const keyOf = (banner: string) => /demo key {2}(sk_\S+)/.exec(banner)![1];
+    expect(keyOf(second.banner)).toBe(keyOf(first.banner));
+    expect(second.gamesStatus).toBe(200);
+  }, 180_000);
+
+  test('when the kept demo key was revoked, then the next start creates and prints a new one', async () => {
+    const kept = fs.readFileSync(path.join(demoDir, 'demo-key'), 'utf8').trim();
+    const keys = JSON.parse((await odds(['keys', 'list', '--json'], { DATA_DIR: demoDir })).stdout) as Array<{ id: string; name: string | null }>;
+    const demo = keys.find((k) => k.name === 'demo')!;
+    expect((await odds(['keys', 'revoke', demo.id], { DATA_DIR: demoDir })).code).toBe(0);
+    const next = await demoBanner();
+    const key = /demo key {2}(sk_\S+)/.exec(next.banner)![1];
+    expect(key).not.toBe(kept);
+    expect(next.gamesStatus).toBe(200);
+  }, 120_000);
+});
+
+describe('progress on a terminal', () => {
+  // `script` gives the command a pseudo-terminal, as a user's shell does: the bars only show there.
+  async function inTerminal(args: string[]): Promise<Result> {
+    const child = spawn('script', ['-qec', [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' '), '/dev/null'], {
+      env: { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: '' },
+    });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+    return { code, stdout, stderr: '' };
+  }
+
+  test('when a folder with a rejected document is ingested, then the bar keeps counting documents and rejections after the rejection line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-progress-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'a-broken.json'), '{"games": [{"id": "x"}]}');
+      fs.copyFileSync(feedPath('nba-2026-01-08-scheduled.json'), path.join(dir, 'b.json'));
+      const { code, stdout } = await inTerminal(['ingest', dir]);
+      expect(code).toBe(1);
+      expect(stdout).toContain('rejected ');
+      const afterRejection = stdout.slice(stdout.indexOf('rejected '));
+      expect(afterRejection).not.toMatch(/\{\w+\}/);
+      expect(afterRejection).toContain('ingest [');
+      expect(afterRejection).toContain('2/2 files | 2 documents | 1 rejected');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('when a simulated range is replayed with --until, then a bar counts its documents to the end', async () => {
+    const { code, stdout } = await inTerminal(['simulate', '--at', '2026-11-22T20:00:00Z', '--until', '2026-11-22T21:00:00Z', '--every', '30']);
+    expect(code).toBe(0);
+    const total = /simulated \(seed 42\) (\d+) documents/.exec(stdout)![1];
+    expect(stdout).toContain(`simulate [`);
+    expect(stdout).toMatch(new RegExp(`\\] 1/${total} documents \\| [1-9]\\d* games \\| at 2026-11-22T20:00:00.000Z`));
+    expect(stdout).toMatch(new RegExp(`\\] ${total}/${total} documents \\| [1-9]\\d* games \\| at 2026-11-22T21:00:00.000Z`));
   });
 });

@@ -62,7 +62,7 @@ describe('freshness of prices', () => {
       const frozen = entry(rows, 69, side);
       // Still carried by every capture (confirmed 10 s ago), but it has not moved since the first one.
       expect(frozen).toMatchObject({ confirmed_at: at(8).toISOString(), age_seconds: 10 });
-      expect(frozen.ev).toMatchObject({ stale: true, stale_reason: 'BOOK_FROZEN' });
+      expect(frozen.ev).toMatchObject({ stale: true, stale_reason: 'book_frozen' });
       expect(entry(rows, 68, side).ev).toMatchObject({ stale: false, stale_reason: null });
     }
   });
@@ -73,7 +73,7 @@ describe('freshness of prices', () => {
     expect(away.ev).toMatchObject({ stale: false, arbitrage: true });
     expect(away.ev.arbitrage_detail.complement).toMatchObject({ book_id: 69, side: 'home', stale: true });
     // Book 69 is far from the market now: the distance is the first reason that applies.
-    expect(entry(rows, 69, 'home').ev).toMatchObject({ stale: true, stale_reason: 'OFF_MARKET', arbitrage: true });
+    expect(entry(rows, 69, 'home').ev).toMatchObject({ stale: true, stale_reason: 'off_market', arbitrage: true });
     expect(entry(rows, 69, 'home').ev.arbitrage_detail.complement).toMatchObject({ book_id: 68, stale: false });
   });
 
@@ -90,18 +90,22 @@ describe('freshness of prices', () => {
     now = at(9, 30);
     const rows = await listing(8801);
     expect(entry(rows, 68, 'home')).toMatchObject({ age_seconds: 90 });
-    expect(entry(rows, 68, 'home').ev).toMatchObject({ stale: true, stale_reason: 'NOT_CONFIRMED' });
-    expect(entry(rows, 69, 'home').ev).toMatchObject({ stale: true, stale_reason: 'NOT_CONFIRMED' });
+    expect(entry(rows, 68, 'home').ev).toMatchObject({ stale: true, stale_reason: 'not_confirmed' });
+    expect(entry(rows, 69, 'home').ev).toMatchObject({ stale: true, stale_reason: 'not_confirmed' });
   });
 
-  test('when GraphQL asks, then confirmedAt, ageSeconds and priceChangedAt are there in its own convention', async () => {
+  test('when GraphQL asks, then confirmedAt, ageSeconds, priceChangedAt and staleReason are there in its own convention', async () => {
     const res = await t.graphql(
-      '{ game(game_id: 8801) { markets { moneyline { outcomes { book_id is_live confirmedAt ageSeconds priceChangedAt } } } } }',
+      '{ game(gameId: 8801) { markets { moneyline { outcomes { bookId isLive confirmedAt ageSeconds priceChangedAt } } } } }',
       {},
       key,
     );
     expect(res.body.errors).toBeUndefined();
-    const outcome = res.body.data.game.markets.moneyline.outcomes.find((o: any) => o.book_id === 69 && o.is_live);
-    expect(outcome).toEqual({ book_id: 69, is_live: true, confirmedAt: at(8).toISOString(), ageSeconds: 90, priceChangedAt: at(0).toISOString() });
+    const outcome = res.body.data.game.markets.moneyline.outcomes.find((o: any) => o.bookId === 69 && o.isLive);
+    expect(outcome).toEqual({ bookId: 69, isLive: true, confirmedAt: at(8).toISOString(), ageSeconds: 90, priceChangedAt: at(0).toISOString() });
+    const listed = await t.graphql('{ marketListing(marketType: MONEYLINE, gameId: [8801]) { bookId isLive ageSeconds ev { stale staleReason } } }', {}, key);
+    expect(listed.body.errors).toBeUndefined();
+    const frozen = listed.body.data.marketListing.find((o: any) => o.bookId === 69 && o.isLive);
+    expect(frozen).toEqual({ bookId: 69, isLive: true, ageSeconds: 90, ev: { stale: true, staleReason: 'not_confirmed' } });
   });
 });

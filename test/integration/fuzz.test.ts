@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { print, type TypeNode } from 'graphql';
+import { isEnumType, print, type TypeNode } from 'graphql';
 import { loadOperations } from '../../src/graphql/operations';
 import { buildSchema } from '../../src/graphql/schema';
 import { startTestApp, type TestApp } from '../support/app';
@@ -147,7 +147,8 @@ function expectEnvelope(url: string, res: { status: number; body: any }): void {
 
 describe('when the GraphQL variables of every REST operation get hostile values, then no error is internal', () => {
   // The REST routes' queries; the subscription documents the transports run are not served over HTTP.
-  const operations = [...loadOperations(buildSchema())].filter(([, d]) => d.definitions.some((x) => x.kind === 'OperationDefinition' && x.operation === 'query'));
+  const schema = buildSchema();
+  const operations = [...loadOperations(schema)].filter(([, d]) => d.definitions.some((x) => x.kind === 'OperationDefinition' && x.operation === 'query'));
 
   /** A JSON value for a variable of `type`: often right-typed, often not. */
   function variableValue(type: TypeNode): fc.Arbitrary<unknown> {
@@ -161,6 +162,12 @@ describe('when the GraphQL variables of every REST operation get hostile values,
       DateTime: fc.oneof(anInstant, hostile),
       String: fc.oneof(fc.constantFrom('moneyline', 'spread', 'total', 'home', 'over', 'full', 'first_half', 'live', 'east', 'value', 'shin'), hostile, junk),
     };
+    // An enum variable: its values (MONEYLINE), the REST words (moneyline), or junk.
+    const enumType = schema.getType(type.name.value);
+    if (isEnumType(enumType)) {
+      const names = enumType.getValues().map((v) => v.name);
+      plausible[type.name.value] = fc.oneof(fc.constantFrom(...names), fc.constantFrom(...names.map((n) => n.toLowerCase())), hostile, junk);
+    }
     return fc.oneof({ weight: 3, arbitrary: plausible[type.name.value] ?? wrong }, { weight: 1, arbitrary: wrong });
   }
 

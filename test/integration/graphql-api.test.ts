@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { getIntrospectionQuery, type IntrospectionEnumType, type IntrospectionSchema, type IntrospectionType } from 'graphql';
 import type { Database } from '../../src/db/client';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/app';
@@ -37,11 +38,11 @@ const PAGE = `query($limit: Int!) {
   games(date: "2026-01-24", limit: $limit) {
     total
     items {
-      game_id league_name away_team { abbr } home_team { abbr } teams { id standings { win } }
-      boxscore { home_score period_scores { period } }
+      gameId leagueName awayTeam { abbr } homeTeam { abbr } teams { id standings { win } }
+      boxscore { homeScore periodScores { period } }
       markets {
-        moneyline { count best_odds { book_name } consensus { book_count average_odds { decimal } } outcomes { team { abbr } odds { american } } }
-        spread { count best_odds { book_name } outcomes { team { abbr } point } }
+        moneyline { count bestOdds { bookName } consensus { bookCount averageOdds { decimal } } outcomes { team { abbr } odds { american } } }
+        spread { count bestOdds { bookName } outcomes { team { abbr } point } }
         total { count outcomes { side point } }
       }
     }
@@ -77,8 +78,8 @@ test('when there is no valid key, then errors carry extensions.code UNAUTHENTICA
 });
 
 test('when a key is valid, then queries mirror REST arguments and errors use the catalogue codes', async () => {
-  const res = await t.graphql('{ game(game_id: 264315) { game_id status markets(period: "full") { spread { count } } } }', {}, key);
-  expect(res.body.data.game).toMatchObject({ game_id: 264315, status: 'in_progress' });
+  const res = await t.graphql('{ game(gameId: 264315) { gameId status markets(period: FULL_GAME) { spread { count } } } }', {}, key);
+  expect(res.body.data.game).toMatchObject({ gameId: 264315, status: 'in_progress' });
   const bad = await t.graphql('{ games(limit: 5000) { total } }', {}, key);
   expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   expect(bad.body.errors[0].message).toContain('limit');
@@ -86,9 +87,55 @@ test('when a key is valid, then queries mirror REST arguments and errors use the
   expect(badDate.body.errors[0].message).toMatch(/Date/);
 });
 
-test('when the admin key reads api_keys, then keys are listed; an API key may not', async () => {
-  const admin = await t.graphql('{ api_keys { id prefix plan } }', {}, TEST_ADMIN_KEY);
-  expect(admin.body.data.api_keys.length).toBeGreaterThan(0);
-  const user = await t.graphql('{ api_keys { id } }', {}, key);
+test('when the admin key reads apiKeys, then keys are listed; an API key may not', async () => {
+  const admin = await t.graphql('{ apiKeys { id prefix plan accountId createdAt } }', {}, TEST_ADMIN_KEY);
+  expect(admin.body.data.apiKeys.length).toBeGreaterThan(0);
+  expect(admin.body.data.apiKeys[0]).toMatchObject({ plan: 'PRO', accountId: expect.stringMatching(/^acct_/), createdAt: expect.stringMatching(/^\d{4}-/) });
+  const user = await t.graphql('{ apiKeys { id } }', {}, key);
   expect(user.body.errors[0].extensions.code).toBe('FORBIDDEN');
+});
+
+describe('when the served schema is introspected with the standard query (getIntrospectionQuery)', () => {
+  let schema: IntrospectionSchema;
+  beforeAll(async () => {
+    const elite = (await t.createKey('elite')).key;
+    const res = await t.graphql(getIntrospectionQuery({ descriptions: true }), {}, elite);
+    expect(res.body.errors).toBeUndefined();
+    schema = res.body.data.__schema;
+  });
+  const own = () => schema.types.filter((type) => !type.name.startsWith('__'));
+  const fieldsOf = (type: IntrospectionType) => ('fields' in type && type.fields) || [];
+
+  test('then the closed sets are enums (at least 6) whose values are UPPER_CASE', () => {
+    const enums = own().filter((type): type is IntrospectionEnumType => type.kind === 'ENUM');
+    expect(enums.map((e) => e.name)).toEqual(expect.arrayContaining(['MarketType', 'Side', 'Period', 'GameStatusFilter', 'DevigMethod', 'ListingSort', 'Plan']));
+    expect(enums.length).toBeGreaterThanOrEqual(6);
+    const notUpper = enums.flatMap((e) => e.enumValues.filter((v) => !/^[A-Z][A-Z0-9_]*$/.test(v.name)).map((v) => `${e.name}.${v.name}`));
+    expect(notUpper).toEqual([]);
+  });
+
+  test('then no field or argument name has an underscore', () => {
+    const named = own().flatMap((type) => fieldsOf(type).flatMap((f) => [`${type.name}.${f.name}`, ...f.args.map((a) => `${type.name}.${f.name}(${a.name})`)]));
+    expect(named.length).toBeGreaterThan(200);
+    expect(named.filter((name) => name.includes('_'))).toEqual([]);
+  });
+
+  test('then every type, field, argument and enum value has a description', () => {
+    const missing = own().flatMap((type) => [
+      ...(type.description ? [] : [type.name]),
+      ...fieldsOf(type).flatMap((f) => [...(f.description ? [] : [`${type.name}.${f.name}`]), ...f.args.filter((a) => !a.description).map((a) => `${type.name}.${f.name}(${a.name})`)]),
+      ...(type.kind === 'ENUM' ? type.enumValues.filter((v) => !v.description).map((v) => `${type.name}.${v.name}`) : []),
+    ]);
+    expect(missing).toEqual([]);
+  });
+
+  test('then an enum argument takes the UPPER_CASE value and a lower-case word is a validation error', async () => {
+    const ok = await t.graphql('{ games(date: "2026-01-24", status: LIVE) { items { gameId status } } }', {}, key);
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data.games.items.length).toBeGreaterThan(0);
+    expect(ok.body.data.games.items.every((g: { status: string }) => g.status === 'in_progress' || g.status === 'live')).toBe(true);
+    const lower = await t.graphql('query($s: GameStatusFilter) { games(status: $s) { total } }', { s: 'live' }, key);
+    expect(lower.status).toBe(400);
+    expect(lower.body.errors[0].message).toMatch(/GameStatusFilter/);
+  });
 });

@@ -78,7 +78,7 @@ test('when a document has more tokens than the limit, then it fails to parse wit
 });
 
 test('when a list is asked for at a size past the plan budget, then it is refused naming cost and budget', async () => {
-  const outcomes = '{ outcomes { book_id side game_id market_type } }';
+  const outcomes = '{ outcomes { bookId side gameId marketType } }';
   const page = `games(limit: 100) { items { markets { spread ${outcomes} total ${outcomes} moneyline ${outcomes} } } }`;
   const costly = `{ ${Array.from({ length: 20 }, (_, i) => `p${i}: ${page}`).join(' ')} }`;
   const res = await t.graphql(costly, {}, starter);

@@ -32,7 +32,7 @@ describe('one app', () => {
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 7; i++) {
-      last = await post(t, JSON.stringify({ query: 'mutation { createAccount(name: "audit", plan: pro) { id } }' }), { authorization: `Bearer ${TEST_ADMIN_KEY}` });
+      last = await post(t, JSON.stringify({ query: 'mutation { createAccount(name: "audit", plan: PRO) { id } }' }), { authorization: `Bearer ${TEST_ADMIN_KEY}` });
       statuses.push(last.status);
     }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);

@@ -54,7 +54,7 @@ describe('one process', () => {
   test('when an account is downgraded to Starter through the admin mutation, then its key loses the Pro routes at once', async () => {
     const { key, accountId } = await t.createKey('pro');
     expect(await statusOf(t.baseUrl, key, '/api/v1/nba/odds/live/movement')).toBe(200);
-    const updated = await adminGraphql(t.baseUrl, `mutation { updateAccount(id: "${accountId}", plan: starter) { plan } }`);
+    const updated = await adminGraphql(t.baseUrl, `mutation { updateAccount(id: "${accountId}", plan: STARTER) { plan } }`);
     expect(updated.errors).toBeUndefined();
     expect(await statusOf(t.baseUrl, key, '/api/v1/nba/odds/live/movement')).toBe(403);
   });
@@ -62,7 +62,7 @@ describe('one process', () => {
   test('when an account is made inactive through the admin mutation, then its key is refused with 403 at once', async () => {
     const { key, accountId } = await t.createKey('elite');
     expect(await statusOf(t.baseUrl, key)).toBe(200);
-    await adminGraphql(t.baseUrl, `mutation { updateAccount(id: "${accountId}", subscription_status: inactive) { plan } }`);
+    await adminGraphql(t.baseUrl, `mutation { updateAccount(id: "${accountId}", subscriptionStatus: INACTIVE) { plan } }`);
     expect(await statusOf(t.baseUrl, key)).toBe(403);
   });
 

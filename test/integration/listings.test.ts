@@ -333,20 +333,21 @@ describe('bad parameters', () => {
   });
 });
 
-describe('GraphQL market_listing', () => {
-  const query = `query ($m: String!, $t: [Int!], $d: String) { market_listing(market_type: $m, team_id: $t, devig: $d, game_id: [${A}]) { book_id side value ev { reference } } }`;
+describe('GraphQL marketListing', () => {
+  const query = `query ($m: MarketType!, $t: [Int!], $d: DevigMethod) { marketListing(marketType: $m, teamId: $t, devig: $d, gameId: [${A}]) { bookId side value ev { reference } } }`;
 
   test('when asked for the moneyline of a game, then it returns the same entries as REST', async () => {
-    const res = await t.graphql(query, { m: 'moneyline' }, key);
+    const res = await t.graphql(query, { m: 'MONEYLINE' }, key);
     expect(res.body.errors).toBeUndefined();
     const rest = await listing(`moneyline?game_id=${A}`);
-    expect(res.body.data.market_listing.map((e: Entry) => [e.book_id, e.side, e.value])).toEqual(rest.map((e) => [e.book_id, e.side, e.value]));
+    expect(res.body.data.marketListing.map((e: { bookId: number; side: string; value: number }) => [e.bookId, e.side, e.value])).toEqual(rest.map((e) => [e.book_id, e.side, e.value]));
   });
 
   test.each([
-    [{ m: 'total', t: [158] }, 'invalid parameter team_id'],
-    [{ m: 'props' }, 'invalid parameter market_type'],
-    [{ m: 'spread', d: 'fair' }, 'invalid parameter devig'],
+    [{ m: 'TOTAL', t: [158] }, 'invalid parameter team_id'],
+    [{ m: 'PROPS' }, 'does not exist in "MarketType" enum'],
+    [{ m: 'moneyline' }, 'does not exist in "MarketType" enum'],
+    [{ m: 'SPREAD', d: 'FAIR' }, 'does not exist in "DevigMethod" enum'],
   ])('when the arguments are %j, then the error says %s', async (variables, message) => {
     const res = await t.graphql(query, variables, key);
     expect(res.body.errors?.[0]?.message).toContain(message);

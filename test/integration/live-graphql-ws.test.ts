@@ -10,11 +10,11 @@ const game = (home: number): GameSpec => ({ id: 4001, status: 'inprogress', star
 let clock = Date.parse('2026-01-24T01:00:00.000Z');
 const nextSeen = () => new Date((clock += 60_000)).toISOString();
 
-const QUERY = 'subscription ($gameId: Int) { liveOdds(gameId: $gameId) { reason updated_at count stream seq games { game_id markets { spread { outcomes { side point } } } } } }';
+const QUERY = 'subscription ($gameId: Int) { liveOdds(gameId: $gameId) { reason updatedAt count stream seq games { gameId markets { spread { outcomes { side point } } } } } }';
 const SCOPED =
-  'subscription ($gameId: Int, $marketType: String, $bookId: Int) { liveOdds(gameId: $gameId, marketType: $marketType, bookId: $bookId) { games { markets { spread { outcomes { book_id side } } } } } }';
+  'subscription ($gameId: Int, $marketType: LiveMarketType, $bookId: Int) { liveOdds(gameId: $gameId, marketType: $marketType, bookId: $bookId) { games { markets { spread { outcomes { bookId side } } } } } }';
 const CHANGES =
-  'subscription ($gameId: Int, $marketType: String, $bookId: Int, $stream: String, $afterSeq: Int) { liveOddsChanges(gameId: $gameId, marketType: $marketType, bookId: $bookId, stream: $stream, afterSeq: $afterSeq) { stream seq base_seq quotes { game_id book_id market_type side point price is_live } games { game_id status } } }';
+  'subscription ($gameId: Int, $marketType: LiveMarketType, $bookId: Int, $stream: String, $afterSeq: Int) { liveOddsChanges(gameId: $gameId, marketType: $marketType, bookId: $bookId, stream: $stream, afterSeq: $afterSeq) { stream seq baseSeq quotes { gameId bookId marketType side point price isLive } games { gameId status statusDisplay homeScore awayScore } } }';
 
 interface Run {
   results: any[];
@@ -55,15 +55,15 @@ describe('graphql-ws Subscription.liveOdds', () => {
   test('when the key is in connection_init, then a snapshot comes at once and a change push after an ingest', async () => {
     const r = track(run(t, { apiKey: (await t.createKey('starter')).key }, { gameId: 4001 }));
     await waitFor('the snapshot', () => r.results.length > 0);
-    expect(r.results[0].data.liveOdds).toMatchObject({ reason: 'snapshot', count: 1, games: [{ game_id: 4001 }] });
+    expect(r.results[0].data.liveOdds).toMatchObject({ reason: 'snapshot', count: 1, games: [{ gameId: 4001 }] });
     const changes = track(run(t, { apiKey: (await t.createKey('starter')).key }, { gameId: 4001 }, CHANGES));
     const snapshot = r.results[0].data.liveOdds;
     await new Promise((resolve) => setTimeout(resolve, 200));
     await ingestDocuments([capture(nextSeen(), game(-6))], { db: t.db, bus: t.bus });
     await waitFor('a delta with the new line', () => changes.results.length > 0);
     const delta = changes.results[0].data.liveOddsChanges;
-    expect(delta).toMatchObject({ stream: snapshot.stream, seq: snapshot.seq + 1, base_seq: snapshot.seq });
-    expect(delta.quotes).toEqual(expect.arrayContaining([expect.objectContaining({ game_id: 4001, market_type: 'spread', side: 'home', point: -6 })]));
+    expect(delta).toMatchObject({ stream: snapshot.stream, seq: snapshot.seq + 1, baseSeq: snapshot.seq });
+    expect(delta.quotes).toEqual(expect.arrayContaining([expect.objectContaining({ gameId: 4001, bookId: 15, marketType: 'spread', side: 'home', point: -6, isLive: false })]));
     expect(r.errors).toEqual([]);
     expect(changes.errors).toEqual([]);
   });
@@ -71,27 +71,27 @@ describe('graphql-ws Subscription.liveOdds', () => {
   test('when the change subscription names a market type or book, then deltas carry only those', async () => {
     const key = (await t.createKey('pro')).key;
     const other = track(run(t, { apiKey: key }, { gameId: 4001, bookId: 68 }, CHANGES));
-    const total = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'total' }, CHANGES));
-    const spread = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'spread', bookId: 15 }, CHANGES));
+    const total = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'TOTAL' }, CHANGES));
+    const spread = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'SPREAD', bookId: 15 }, CHANGES));
     await new Promise((resolve) => setTimeout(resolve, 200));
     await ingestDocuments([capture(nextSeen(), game(-6.5))], { db: t.db, bus: t.bus });
     await waitFor('the spread delta', () => spread.results.length > 0);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(other.results).toEqual([]);
     expect(total.results).toEqual([]);
-    expect(spread.results[0].data.liveOddsChanges.quotes.every((q: any) => q.market_type === 'spread' && q.book_id === 15)).toBe(true);
+    expect(spread.results[0].data.liveOddsChanges.quotes.every((q: any) => q.marketType === 'spread' && q.bookId === 15)).toBe(true);
   });
 
   test('when liveOdds names a book or a market type, then the snapshot markets carry only those', async () => {
     const key = (await t.createKey('pro')).key;
     const book = track(run(t, { apiKey: key }, { gameId: 4001, bookId: 68 }, SCOPED));
-    const total = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'total' }, SCOPED));
-    const both = track(run(t, { apiKey: key }, { gameId: 4001, bookId: 15, marketType: 'spread' }, SCOPED));
+    const total = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'TOTAL' }, SCOPED));
+    const both = track(run(t, { apiKey: key }, { gameId: 4001, bookId: 15, marketType: 'SPREAD' }, SCOPED));
     await waitFor('the snapshots', () => [book, total, both].every((r) => r.results.length > 0));
     const spread = (r: Run) => r.results[0].data.liveOdds.games[0].markets.spread.outcomes;
     expect(spread(book)).toEqual([]);
     expect(spread(total)).toEqual([]);
-    expect(spread(both).map((o: any) => o.book_id)).toEqual([15, 15]);
+    expect(spread(both).map((o: any) => o.bookId)).toEqual([15, 15]);
   });
 
   test('when afterSeq names a stream this server does not hold, then the change subscription says to take a snapshot', async () => {
@@ -107,7 +107,7 @@ describe('graphql-ws Subscription.liveOdds', () => {
   });
 
   test.each([
-    ['no key', {}, 4401, /missing API key/],
+    ['no key', {}, 4401, /^Unauthorized: missing API key \(send it in connection_init as \{ apiKey \} or \{ Authorization: 'Bearer <key>' \}\)$/],
     ['an unknown key', { apiKey: 'sk_live_0000000000000000000000000000000000000000' }, 4401, /invalid API key/],
   ])('when connection_init has %s, then the socket closes with the code and says why', async (_name, params, code, reason) => {
     const r = track(run(t, params));
@@ -127,9 +127,12 @@ describe('graphql-ws Subscription.liveOdds', () => {
     const client = createClient({ url: t.baseUrl.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { apiKey: key }, retryAttempts: 0 });
     // graphql-js reports an error of the subscribe step as a result with errors, then completes.
     const answers: any[] = [];
-    client.subscribe({ query: 'subscription { liveOdds(marketType: "corners") { count } }' }, { next: (r) => answers.push(r), error: (e) => answers.push(e), complete: () => {} });
+    client.subscribe(
+      { query: 'subscription ($m: LiveMarketType) { liveOdds(marketType: $m) { count } }', variables: { m: 'CORNERS' } },
+      { next: (r) => answers.push(r), error: (e) => answers.push(e), complete: () => {} },
+    );
     await waitFor('the error', () => answers.length > 0);
-    expect(JSON.stringify(answers[0])).toMatch(/market_type/);
+    expect(JSON.stringify(answers[0])).toMatch(/does not exist in \\"LiveMarketType\\" enum/);
     await client.dispose();
   });
 

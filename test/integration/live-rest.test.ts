@@ -71,7 +71,7 @@ describe('GET /odds/live', () => {
   });
 
   test('when GraphQL asks liveGames, then it answers like the REST route', async () => {
-    const res = await t.graphql('{ liveGames(marketType: "total") { count updated_at reason games { game_id } } }', {}, starter);
-    expect(res.body.data.liveGames).toEqual({ count: 1, updated_at: '2026-01-24T01:05:00.000Z', reason: 'snapshot', games: [{ game_id: 6001 }] });
+    const res = await t.graphql('{ liveGames(marketType: TOTAL) { count updatedAt reason games { gameId } } }', {}, starter);
+    expect(res.body.data.liveGames).toEqual({ count: 1, updatedAt: '2026-01-24T01:05:00.000Z', reason: 'snapshot', games: [{ gameId: 6001 }] });
   });
 });

@@ -43,11 +43,11 @@ test('when the admin revokes a key on the running server, then it stops working 
 });
 
 test('when the admin creates an account and key and later ends the subscription, then the key works then gets 403', async () => {
-  const account = await t.graphql('mutation { createAccount(name: "acme", plan: pro) { id plan subscription_status subscription_ends_at } }', {}, TEST_ADMIN_KEY);
-  expect(account.body.data.createAccount).toMatchObject({ plan: 'pro', subscription_status: 'active', subscription_ends_at: null });
+  const account = await t.graphql('mutation { createAccount(name: "acme", plan: PRO) { id plan subscriptionStatus subscriptionEndsAt } }', {}, TEST_ADMIN_KEY);
+  expect(account.body.data.createAccount).toMatchObject({ plan: 'PRO', subscriptionStatus: 'ACTIVE', subscriptionEndsAt: null });
   const accountId = account.body.data.createAccount.id;
   const created = await t.graphql(
-    'mutation($a: String) { createApiKey(account_id: $a, name: "ci") { id key account_id plan } }',
+    'mutation($a: String) { createApiKey(accountId: $a, name: "ci") { id key accountId plan } }',
     { a: accountId },
     TEST_ADMIN_KEY,
   );
@@ -55,20 +55,20 @@ test('when the admin creates an account and key and later ends the subscription,
   expect(key).toMatch(/^sk_/);
   expect((await t.get(GAMES, key)).status).toBe(200);
   const ended = await t.graphql(
-    'mutation($a: String!, $e: DateTime) { updateAccount(id: $a, subscription_ends_at: $e) { subscription_ends_at } }',
+    'mutation($a: String!, $e: DateTime) { updateAccount(id: $a, subscriptionEndsAt: $e) { subscriptionEndsAt } }',
     { a: accountId, e: new Date(Date.now() - 60_000).toISOString() },
     TEST_ADMIN_KEY,
   );
-  expect(ended.body.data.updateAccount.subscription_ends_at).toBeTruthy();
+  expect(ended.body.data.updateAccount.subscriptionEndsAt).toBeTruthy();
   expect((await t.get(GAMES, key)).status).toBe(403);
-  const listing = await t.graphql('{ api_keys { id prefix account_id } }', {}, TEST_ADMIN_KEY);
-  expect(listing.body.data.api_keys.some((k: any) => k.account_id === accountId)).toBe(true);
+  const listing = await t.graphql('{ apiKeys { id prefix accountId } }', {}, TEST_ADMIN_KEY);
+  expect(listing.body.data.apiKeys.some((k: any) => k.accountId === accountId)).toBe(true);
   expect(JSON.stringify(listing.body)).not.toContain(key);
 });
 
 test('when admin mutations come without the admin key, then they are refused', async () => {
   const { key } = await t.createKey('elite');
-  const withKey = await t.graphql('mutation { createAccount(name: "x", plan: pro) { id } }', {}, key);
+  const withKey = await t.graphql('mutation { createAccount(name: "x", plan: PRO) { id } }', {}, key);
   expect(withKey.body.errors[0].extensions.code).toBe('FORBIDDEN');
   const anonymous = await t.graphql('mutation { revokeApiKey(id: "x") }');
   expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');

@@ -152,7 +152,7 @@ test('when a path parameter has a malformed %-escape, then the answer is a 400 e
 });
 
 describe('GraphQL over GET and persisted queries', () => {
-  const QUERY = 'query Books($n: Int!) { sportsbooks { id name } teams(team_id: [$n]) { id } }';
+  const QUERY = 'query Books($n: Int!) { sportsbooks { id name } teams(teamId: [$n]) { id } }';
   const sha = (s: string) => createHash('sha256').update(s).digest('hex');
   const getGraphql = (params: Record<string, string>, headers: Record<string, string> = {}) =>
     fetch(`${t.baseUrl}/graphql?${new URLSearchParams(params)}`, { headers: { authorization: `Bearer ${key}`, ...headers } });

@@ -37,9 +37,9 @@ test('when every transport carries keys, valid and not, then no log line holds o
   await fetch(`${t.baseUrl}/api/v1/nba/odds/games?limit=1`, { headers: { 'x-api-key': key } });
   // GraphQL over HTTP, with an API key and with the admin key.
   await t.graphql('{ games(limit: 1) { total } }', {}, key);
-  const created = await t.graphql('mutation { createApiKey(plan: pro, name: "log test") { key } }', {}, TEST_ADMIN_KEY);
+  const created = await t.graphql('mutation { createApiKey(plan: PRO, name: "log test") { key } }', {}, TEST_ADMIN_KEY);
   const adminCreated: string = created.body.data.createApiKey.key;
-  await t.graphql('{ api_keys { id } }', {}, TEST_ADMIN_KEY);
+  await t.graphql('{ apiKeys { id } }', {}, TEST_ADMIN_KEY);
   // graphql-ws: key in connection_init.
   const client = createClient({ url: t.baseUrl.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { apiKey: key }, retryAttempts: 0 });
   await new Promise((resolve, reject) => client.subscribe({ query: '{ ok }' }, { next: resolve, error: reject, complete: () => {} }));

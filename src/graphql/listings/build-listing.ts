@@ -23,10 +23,13 @@ import {
   findArbitrage,
   isBookFrozen,
   medianLine,
+  SIDES_BY_MARKET,
   staleReason,
   valueMetrics,
   type DevigMethod,
   type League,
+  type ListingSort,
+  type MarketType,
   type StaleReason,
   type ValueMetrics,
 } from '../../domain';
@@ -34,8 +37,8 @@ import {
 /** De-vig method names and the default, for the REST parameter enum (rest/ may not import domain/). */
 export { DEVIG_METHODS as LISTING_DEVIG_METHODS, DEFAULT_DEVIG_METHOD as LISTING_DEFAULT_DEVIG_METHOD } from '../../domain';
 
-export type ListingMarketType = 'moneyline' | 'spread' | 'total';
-export type ListingSort = 'odds' | 'value';
+export type ListingMarketType = MarketType;
+export type { ListingSort };
 
 /** A game as the listing needs it. */
 export interface ListingGame {
@@ -140,11 +143,8 @@ export interface BuildListingInput {
   sides?: readonly string[] | null | undefined;
 }
 
-const SIDES: Readonly<Record<ListingMarketType, readonly [string, string]>> = {
-  moneyline: ['home', 'away'],
-  spread: ['home', 'away'],
-  total: ['over', 'under'],
-};
+/** Sides of each market, as plain words (quotes carry their side as stored text). */
+const SIDES: Readonly<Record<MarketType, readonly [string, string]>> = SIDES_BY_MARKET;
 
 /** One book's de-vigged two-way market at one line, probabilities in SIDES order. */
 interface BookPair {

@@ -1,28 +1,28 @@
 import { createAccount, createKey, listKeys, revokeKey, updateAccount } from '../../db/account-store';
 import { AppError } from '../../errors';
-import type { AccountResolvers, MutationResolvers, QueryResolvers } from '../__generated__/resolvers-types';
+import type { AccountResolvers, ApiKeyListingResolvers, MutationResolvers, QueryResolvers } from '../__generated__/resolvers-types';
 
 // Admin operations (schema/admin.graphql). The admin-key check is the schema's root-field guard.
 
-export const AdminQuery: Pick<QueryResolvers, 'api_keys'> = {
-  api_keys: (_root, _args, ctx) => listKeys(ctx.db.prisma),
+export const AdminQuery: Pick<QueryResolvers, 'apiKeys'> = {
+  apiKeys: (_root, _args, ctx) => listKeys(ctx.db.prisma),
 };
 
 export const Mutation: MutationResolvers = {
   ok: () => true,
   createAccount: (_root, args, ctx) =>
-    createAccount(ctx.db.prisma, { name: args.name, plan: args.plan, subscriptionEndsAt: args.subscription_ends_at ?? null }),
+    createAccount(ctx.db.prisma, { name: args.name, plan: args.plan, subscriptionEndsAt: args.subscriptionEndsAt ?? null }),
   createApiKey: async (_root, args, ctx) => {
     try {
       const key = await createKey(ctx.db.prisma, {
-        accountId: args.account_id ?? undefined,
+        accountId: args.accountId ?? undefined,
         plan: args.plan ?? undefined,
-        expiresAt: args.expires_at,
+        expiresAt: args.expiresAt,
         name: args.name ?? null,
       });
-      return { ...key, expires_at: key.expires_at ? new Date(key.expires_at) : null };
+      return { id: key.id, key: key.key, accountId: key.account_id, plan: key.plan, expiresAt: key.expires_at ? new Date(key.expires_at) : null, name: key.name };
     } catch (error) {
-      if (args.account_id && error instanceof Error && /not found/.test(error.message)) throw new AppError('NOT_FOUND', `account ${args.account_id} not found`);
+      if (args.accountId && error instanceof Error && /not found/.test(error.message)) throw new AppError('NOT_FOUND', `account ${args.accountId} not found`);
       throw error;
     }
   },
@@ -35,9 +35,9 @@ export const Mutation: MutationResolvers = {
   updateAccount: async (_root, args, ctx) => {
     const account = await updateAccount(ctx.db.prisma, args.id, {
       plan: args.plan ?? undefined,
-      subscriptionStatus: args.subscription_status ?? undefined,
+      subscriptionStatus: args.subscriptionStatus ?? undefined,
       // null clears the end date; absent leaves it alone
-      subscriptionEndsAt: args.subscription_ends_at === undefined ? undefined : args.subscription_ends_at,
+      subscriptionEndsAt: args.subscriptionEndsAt === undefined ? undefined : args.subscriptionEndsAt,
     });
     if (account) await ctx.keyChanged?.({ accountId: args.id });
     return account;
@@ -45,6 +45,14 @@ export const Mutation: MutationResolvers = {
 };
 
 export const Account: AccountResolvers = {
-  subscription_status: (a) => a.subscriptionStatus,
-  subscription_ends_at: (a) => a.subscriptionEndsAt,
+  subscriptionStatus: (a) => a.subscriptionStatus,
+  subscriptionEndsAt: (a) => a.subscriptionEndsAt,
+};
+
+// The account store lists keys in the CLI's snake_case shape (`odds keys list`).
+export const ApiKeyListing: ApiKeyListingResolvers = {
+  accountId: (k) => k.account_id,
+  createdAt: (k) => new Date(k.created_at),
+  revokedAt: (k) => (k.revoked_at ? new Date(k.revoked_at) : null),
+  expiresAt: (k) => (k.expires_at ? new Date(k.expires_at) : null),
 };

@@ -1,4 +1,4 @@
-import { consensusAmericanPrices, medianLine } from '../../domain';
+import { consensusAmericanPrices, MARKET_TYPES, medianLine } from '../../domain';
 import type { PublicBettingRow, QuoteRow } from '../../db/odds-repository';
 import type { BettingInfoResolvers, ConsensusRecordResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
@@ -35,10 +35,10 @@ async function bettingRows(game: Game, marketType: string, ctx: GraphQLContext):
 const teamAbbr = async (id: number, ctx: GraphQLContext) => ({ id, abbr: (await ctx.loaders.teamById.load(id))?.abbr ?? null });
 
 export const ConsensusRecord: ConsensusRecordResolvers = {
-  game_id: (r) => r.game.id,
-  away_team: (r, _a, ctx) => teamAbbr(r.game.awayTeamId, ctx),
-  home_team: (r, _a, ctx) => teamAbbr(r.game.homeTeamId, ctx),
-  start_time: (r) => r.game.startTime,
+  gameId: (r) => r.game.id,
+  awayTeam: (r, _a, ctx) => teamAbbr(r.game.awayTeamId, ctx),
+  homeTeam: (r, _a, ctx) => teamAbbr(r.game.homeTeamId, ctx),
+  startTime: (r) => r.game.startTime,
   status: (r) => r.game.status,
   markets: async ({ game }, _a, ctx) => {
     const [moneyline, spread, total, betting] = await Promise.all([
@@ -55,30 +55,30 @@ export const ConsensusRecord: ConsensusRecordResolvers = {
     const side = (s: string) => betting.find((r) => r.side === s);
     return {
       moneyline: {
-        consensus_home: american?.home ?? null,
-        consensus_away: american?.away ?? null,
-        public_betting: {
-          home_percentage: side('home')?.ticketsPercent ?? null,
-          away_percentage: side('away')?.ticketsPercent ?? null,
-          total_bets: betting.find((r) => r.numBets !== null)?.numBets ?? game.numBets ?? null,
+        consensusHome: american?.home ?? null,
+        consensusAway: american?.away ?? null,
+        publicBetting: {
+          homePercentage: side('home')?.ticketsPercent ?? null,
+          awayPercentage: side('away')?.ticketsPercent ?? null,
+          totalBets: betting.find((r) => r.numBets !== null)?.numBets ?? game.numBets ?? null,
         },
       },
-      spread: { consensus_line: medianPoint(spread, 'home') },
-      total: { consensus_line: medianPoint(total, 'over') },
+      spread: { consensusLine: medianPoint(spread, 'home') },
+      total: { consensusLine: medianPoint(total, 'over') },
     };
   },
 };
 
-const MARKET_ORDER = ['moneyline', 'spread', 'total'];
+const MARKET_ORDER: readonly string[] = MARKET_TYPES;
 const SIDE_ORDER = ['away', 'home', 'over', 'under'];
 
 export const BettingInfo: BettingInfoResolvers = {
-  game_id: (r) => r.game.id,
-  start_time: (r) => r.game.startTime,
+  gameId: (r) => r.game.id,
+  startTime: (r) => r.game.startTime,
   status: (r) => r.game.status,
-  away_team: (r, _a, ctx) => teamAbbr(r.game.awayTeamId, ctx),
-  home_team: (r, _a, ctx) => teamAbbr(r.game.homeTeamId, ctx),
-  num_bets: (r) => r.game.numBets,
+  awayTeam: (r, _a, ctx) => teamAbbr(r.game.awayTeamId, ctx),
+  homeTeam: (r, _a, ctx) => teamAbbr(r.game.homeTeamId, ctx),
+  numBets: (r) => r.game.numBets,
   markets: async ({ game, marketTypes, bookIds }, _a, ctx) => {
     const rows = (await ctx.loaders.publicBettingByGameId.load(game.id)).filter(
       (r) => (!marketTypes || marketTypes.includes(r.marketType)) && (!bookIds || bookIds.includes(r.bookId)),
@@ -96,16 +96,16 @@ export const BettingInfo: BettingInfoResolvers = {
       .map((group) => {
         const first = group[0]!;
         return {
-          market_type: first.marketType,
+          marketType: first.marketType,
           period: first.period,
-          book_id: first.bookId,
-          book_name: books.get(first.bookId)?.name ?? null,
-          num_bets: group.find((r) => r.numBets !== null)?.numBets ?? null,
+          bookId: first.bookId,
+          bookName: books.get(first.bookId)?.name ?? null,
+          numBets: group.find((r) => r.numBets !== null)?.numBets ?? null,
           sides: group
             .sort((a, b) => SIDE_ORDER.indexOf(a.side) - SIDE_ORDER.indexOf(b.side))
-            .map((r) => ({ side: r.side, team_id: teamOf(r), tickets_percentage: r.ticketsPercent, money_percentage: r.moneyPercent, num_bets: r.numBets })),
+            .map((r) => ({ side: r.side, teamId: teamOf(r), ticketsPercentage: r.ticketsPercent, moneyPercentage: r.moneyPercent, numBets: r.numBets })),
         };
       })
-      .sort((a, b) => MARKET_ORDER.indexOf(a.market_type) - MARKET_ORDER.indexOf(b.market_type) || a.period.localeCompare(b.period) || a.book_id - b.book_id);
+      .sort((a, b) => MARKET_ORDER.indexOf(a.marketType) - MARKET_ORDER.indexOf(b.marketType) || a.period.localeCompare(b.period) || a.bookId - b.bookId);
   },
 };

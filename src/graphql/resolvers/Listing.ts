@@ -1,56 +1,29 @@
-import { DEFAULT_DEVIG_METHOD, DEVIG_METHODS, isDevigMethod, isOneOf, LIVE_STATUSES, MARKET_TYPES, SIDES_BY_MARKET, type DevigMethod } from '../../domain';
+import { DEFAULT_DEVIG_METHOD, LIVE_STATUSES, SIDES_BY_MARKET, type ListingSort, type MarketType } from '../../domain';
 import { findListingRows } from '../../db/listing-repository';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { checkOneOf, checkSomeOf, dayOrToday, invalidParameter, list } from '../arguments';
-import { buildListing, type ListingBook, type ListingMarketType, type ListingSort } from '../listings/build-listing';
+import { checkSomeOf, dayOrToday, invalidParameter, list } from '../arguments';
+import { buildListing, type ListingBook } from '../listings/build-listing';
 import { presentEntry, type TeamBriefModel } from '../listings/present-listing';
 
-// Query.market_listing (schema/listing.graphql): the cross-game listings of spec 4.5-4.7. Arguments
-// are checked here, so GraphQL and every REST route reject the same bad values with the same
-// message, which names the parameter.
+// Query.marketListing (schema/listing.graphql): the cross-game listings of spec 4.5-4.7. The closed
+// sets are schema enums; the rules that tie arguments together are checked here, so GraphQL and
+// every REST route reject the same bad values with the same message, which names the parameter.
 
-const LISTING_PERIODS = ['full_game', 'first_half'];
 /** Spec 4.5-4.7: moneylines sort by price by default, spreads and totals by value. */
-const DEFAULT_SORT: Readonly<Record<ListingMarketType, ListingSort>> = { moneyline: 'odds', spread: 'value', total: 'value' };
+const DEFAULT_SORT: Readonly<Record<MarketType, ListingSort>> = { moneyline: 'odds', spread: 'value', total: 'value' };
 
-function parseMarketType(value: string): ListingMarketType {
-  if (isOneOf(MARKET_TYPES, value)) return value;
-  throw invalidParameter('market_type', `must be one of ${MARKET_TYPES.join(', ')}`);
-}
-
-function parseSort(value: string | null | undefined, marketType: ListingMarketType): ListingSort {
-  if (value === null || value === undefined) return DEFAULT_SORT[marketType];
-  if (value === 'odds' || value === 'value') return value;
-  throw invalidParameter('sort', 'must be one of odds, value');
-}
-
-function parseDevig(value: string | null | undefined): DevigMethod {
-  if (value === null || value === undefined) return DEFAULT_DEVIG_METHOD;
-  if (isDevigMethod(value)) return value;
-  throw invalidParameter('devig', `must be one of ${DEVIG_METHODS.join(', ')}`);
-}
-
-function parseListingPeriod(value: string | null | undefined): string {
-  const period = value === 'full' ? 'full_game' : (value ?? 'full_game');
-  checkOneOf('period', period, LISTING_PERIODS);
-  return period;
-}
-
-function parseSides(values: readonly string[] | null | undefined, marketType: ListingMarketType): readonly string[] | undefined {
-  checkSomeOf('side', values, SIDES_BY_MARKET[marketType]);
-  return values ?? undefined;
-}
-
-export const ListingQuery: Pick<QueryResolvers, 'market_listing'> = {
-  market_listing: async (_root, args, ctx) => {
-    const marketType = parseMarketType(args.market_type);
-    const sort = parseSort(args.sort, marketType);
-    const devigMethod = parseDevig(args.devig);
-    const period = parseListingPeriod(args.period);
-    const sides = parseSides(args.side, marketType);
-    const teamIds = list(args.team_id);
+export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
+  marketListing: async (_root, args, ctx) => {
+    const marketType = args.marketType;
+    const sort = args.sort ?? DEFAULT_SORT[marketType];
+    const devigMethod = args.devig ?? DEFAULT_DEVIG_METHOD;
+    const period = args.period ?? 'full_game';
+    // Sides of the other market (over on a spread) are refused, naming those that exist.
+    checkSomeOf('side', args.side, SIDES_BY_MARKET[marketType]);
+    const sides = list(args.side);
+    const teamIds = list(args.teamId);
     if (marketType === 'total' && teamIds) throw invalidParameter('team_id', 'not allowed on the total listing (it has no team filter)');
-    const gameIds = list(args.game_id);
+    const gameIds = list(args.gameId);
     // Game ids already pick the games: without an explicit date they are not limited to today.
     const range = gameIds && !args.date ? {} : dayOrToday(args.date, ctx.now, ctx.timeZone);
 
@@ -70,7 +43,7 @@ export const ListingQuery: Pick<QueryResolvers, 'market_listing'> = {
       devigMethod,
       sort,
       now: ctx.now,
-      bookIds: list(args.book_id),
+      bookIds: list(args.bookId),
       teamIds,
       sides,
     });

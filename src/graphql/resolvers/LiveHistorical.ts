@@ -1,9 +1,9 @@
 import { requirePlan } from '../../auth/viewer';
 import type { Quote } from '../../db/client';
 import { findHistoricalGamePage, findHistoricalQuotes, type SnapshotMoment } from '../../db/history-repository';
-import { addDays, localDateOf, localDayRange, MARKET_TYPES } from '../../domain';
+import { addDays, localDateOf, localDayRange } from '../../domain';
 import type { QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
-import { checkSomeOf, invalidParameter, list, parsePage } from '../arguments';
+import { invalidParameter, list, parsePage } from '../arguments';
 
 // Historical odds (spec 2.9, 4.10): one snapshot per game from the append-only odds history.
 
@@ -41,7 +41,6 @@ export const LiveHistoricalQuery: QueryResolvers = {
     const { startDate, endDate } = parseHistoricalRange(args.startDate, args.endDate);
     const page = parsePage(args.limit, args.offset);
     const marketTypes = list(args.marketType);
-    checkSomeOf('market_type', marketTypes, MARKET_TYPES);
     const scope = { marketTypes, bookIds: list(args.bookId) };
     const moment: SnapshotMoment = args.at ? { kind: 'at', at: args.at } : { kind: 'closing' };
     const { start, end } = localDayRange(startDate, endDate, ctx.timeZone);
@@ -65,7 +64,7 @@ export const LiveHistoricalQuery: QueryResolvers = {
       const newest = shown.reduce<Date | null>((acc, q) => (!acc || q.seenAt > acc ? q.seenAt : acc), null);
       return {
         date: localDateOf(game.startTime, ctx.timeZone).replaceAll('-', ''),
-        fetched_at: moment.kind === 'at' ? moment.at : newest,
+        fetchedAt: moment.kind === 'at' ? moment.at : newest,
         game,
       };
     });

@@ -1,9 +1,9 @@
 import { requirePlan } from '../../auth/viewer';
 import { findLineMovement, findLiveGames } from '../../db/movement-repository';
-import { formatAmerican, LIVE_MARKET_TYPES, LIVE_STATUSES, SIDES } from '../../domain';
+import { formatAmerican, LIVE_STATUSES } from '../../domain';
 import { lineMovement } from '../../domain/line-movement';
 import type { LineMovementRecord, QueryResolvers } from '../__generated__/resolvers-types';
-import { checkSomeOf, list, parsePeriod } from '../arguments';
+import { list } from '../arguments';
 
 // Line movement (spec 2.8, 4.9): open and current price of every outcome of the games being played.
 // The math (line, absolute_change, direction) is src/domain/line-movement.ts.
@@ -15,9 +15,7 @@ export const LiveMovementQuery: QueryResolvers = {
     if (ctx.viewer) requirePlan(ctx.viewer, 'lineMovement', 'live line movement (/odds/live/movement)');
     const marketTypes = list(args.marketType);
     const sides = list(args.side);
-    checkSomeOf('market_type', marketTypes, LIVE_MARKET_TYPES);
-    checkSomeOf('side', sides, SIDES);
-    const periods = list(args.period)?.map(parsePeriod);
+    const periods = list(args.period);
 
     const games = await findLiveGames(ctx.db.prisma, LIVE_STATUSES, list(args.gameId));
     const rows = await findLineMovement(
@@ -42,29 +40,29 @@ export const LiveMovementQuery: QueryResolvers = {
       if (!newest || q.seenAt > newest) newest = q.seenAt;
       const m = lineMovement(row.marketType, row.side, row.open, { point: q.point, american: q.american });
       return {
-        game_id: row.gameId,
-        league_id: game.leagueId,
-        market_type: row.marketType,
-        book_id: row.bookId,
+        gameId: row.gameId,
+        leagueId: game.leagueId,
+        marketType: row.marketType,
+        bookId: row.bookId,
         side: row.side,
-        team_id: q.teamId,
+        teamId: q.teamId,
         period: row.period,
         value: m.currentLine,
         odds: { decimal: q.decimal, american: formatAmerican(q.american), fractional: q.fractional, original: q.american },
-        is_live: q.isLive,
-        line_movement: {
-          open_line: m.openLine,
-          current_line: m.currentLine,
-          absolute_change: m.absoluteChange,
+        isLive: q.isLive,
+        lineMovement: {
+          openLine: m.openLine,
+          currentLine: m.currentLine,
+          absoluteChange: m.absoluteChange,
           direction: m.direction,
-          open_price: m.openPrice,
-          current_price: m.currentPrice,
-          opened_at: row.open.seenAt,
-          changed_at: q.changedAt,
+          openPrice: m.openPrice,
+          currentPrice: m.currentPrice,
+          openedAt: row.open.seenAt,
+          changedAt: q.changedAt,
         },
-        game: { away_team_id: game.awayTeamId, home_team_id: game.homeTeamId, start_time: game.startTime, status: game.status },
+        game: { awayTeamId: game.awayTeamId, homeTeamId: game.homeTeamId, startTime: game.startTime, status: game.status },
       };
     });
-    return { updated_at: newest, count: records.length, records };
+    return { updatedAt: newest, count: records.length, records };
   },
 };

@@ -1,8 +1,8 @@
 import { requirePlan } from '../../auth/viewer';
 import { findLiveGames } from '../../db/movement-repository';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
-import { formatAmerican, impliedProbability, LIVE_MARKET_TYPES, LIVE_STATUSES } from '../../domain';
-import { checkOneOf, invalidParameter } from '../arguments';
+import { formatAmerican, impliedProbability, LIVE_STATUSES, type LiveMarketType } from '../../domain';
+import { invalidParameter } from '../arguments';
 import { liveStream } from '../live-streams';
 import { withLiveScope } from '../live-scope';
 import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
@@ -14,8 +14,7 @@ import { outcomeTeam } from './Market';
 // Subscription.liveOdds and of the Socket.IO snapshots.
 
 /** Checks the live filter arguments. @throws AppError BAD_REQUEST naming the bad argument */
-export function parseLiveScope(args: { gameId?: number | null; marketType?: string | null; bookId?: number | null }): LiveScope {
-  if (args.marketType != null) checkOneOf('market_type', args.marketType, LIVE_MARKET_TYPES);
+export function parseLiveScope(args: { gameId?: number | null; marketType?: LiveMarketType | null; bookId?: number | null }): LiveScope {
   for (const [name, value] of [['game_id', args.gameId], ['book_id', args.bookId]] as const) {
     if (value != null && (!Number.isSafeInteger(value) || value < 1)) throw invalidParameter(name, 'must be a positive integer');
   }
@@ -56,7 +55,7 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
       if (!newest || q.seenAt > newest) newest = q.seenAt;
     }
   });
-  return { updated_at: newest, count: games.length, games: games.map((g) => withLiveScope(g, scope)), reason, ...at };
+  return { updatedAt: newest, count: games.length, games: games.map((g) => withLiveScope(g, scope)), reason, ...at };
 }
 
 export const LiveQuery: QueryResolvers = {
@@ -70,12 +69,12 @@ export const LiveOdds: LiveOddsResolvers = {};
 
 export const LiveOddsFields: { Outcome: OutcomeResolvers } = {
   Outcome: {
-    live_odds: (q) => ({
+    liveOdds: (q) => ({
       decimal: q.decimal,
       american: formatAmerican(q.american),
       fractional: q.fractional,
       original: q.american,
-      implied_probability: impliedProbability(q.decimal),
+      impliedProbability: impliedProbability(q.decimal),
     }),
     label: async (q, _a, ctx) => {
       const point = q.point === null ? '' : ` ${q.point > 0 && q.marketType === 'spread' ? '+' : ''}${q.point}`;

@@ -31,7 +31,7 @@ export const Markets: MarketsResolvers = {
   moneyline: (m, _a, ctx) => market(m, 'moneyline', ctx),
   spread: (m, _a, ctx) => market(m, 'spread', ctx),
   total: (m, _a, ctx) => market(m, 'total', ctx),
-  core_bet_types: () => null,
+  coreBetTypes: () => null,
 };
 
 /** Available prices of real books, grouped by side in a stable order. */
@@ -49,16 +49,15 @@ async function best(quotes: readonly QuoteRow[], ctx: GraphQLContext) {
   const top = quotes.reduce<QuoteRow | null>((acc, q) => (!acc || q.decimal > acc.decimal ? q : acc), null);
   if (!top) return null;
   const book = await ctx.loaders.sportsbookById.load(top.bookId);
-  return { decimal: top.decimal, american: formatAmerican(top.american), book_id: top.bookId, book_name: book?.name ?? null, side: top.side, point: top.point };
+  return { decimal: top.decimal, american: formatAmerican(top.american), bookId: top.bookId, bookName: book?.name ?? null, side: top.side, point: top.point };
 }
 
 export const Market: MarketResolvers = {
-  market_type: (m) => m.marketType,
   count: (m) => m.quotes.length,
-  available_count: (m) => m.quotes.filter((q) => q.isAvailable).length,
+  availableCount: (m) => m.quotes.filter((q) => q.isAvailable).length,
   outcomes: (m) => m.quotes,
-  best_odds: async (m, _a, ctx) => best([...(await pricedSides(m.quotes, ctx)).values()].flat(), ctx),
-  best_odds_by_side: async (m, _a, ctx) => {
+  bestOdds: async (m, _a, ctx) => best([...(await pricedSides(m.quotes, ctx)).values()].flat(), ctx),
+  bestOddsBySide: async (m, _a, ctx) => {
     const results = await Promise.all([...(await pricedSides(m.quotes, ctx)).values()].map((qs) => best(qs, ctx)));
     return results.filter((r) => r !== null);
   },
@@ -70,9 +69,9 @@ export const Market: MarketResolvers = {
     const available = [...sides.values()].flat();
     const points = (qs: QuoteRow[]) => qs.flatMap((q) => (q.point === null ? [] : [q.point]));
     return {
-      average_odds: { decimal: available.length ? averageOddsDecimal(available.map((q) => q.decimal)) : null },
-      book_count: new Set(real.map((q) => q.bookId)).size,
-      available_count: new Set(available.map((q) => q.bookId)).size,
+      averageOdds: { decimal: available.length ? averageOddsDecimal(available.map((q) => q.decimal)) : null },
+      bookCount: new Set(real.map((q) => q.bookId)).size,
+      availableCount: new Set(available.map((q) => q.bookId)).size,
       sides: [...sides].map(([side, qs]) => {
         const decimal = averageOddsDecimal(qs.map((q) => q.decimal));
         const linePoints = points(qs);
@@ -84,11 +83,7 @@ export const Market: MarketResolvers = {
 
 export const Outcome: OutcomeResolvers = {
   // The feed's outcome ids are integers; a missing or non-numeric one falls back to our row id.
-  outcome_id: (q) => (q.outcomeId !== null && /^\d{1,15}$/.test(q.outcomeId) ? Number(q.outcomeId) : Number(q.id)),
-  game_id: (q) => q.gameId,
-  book_id: (q) => q.bookId,
-  market_type: (q) => q.marketType,
-  team_id: (q) => q.teamId,
+  outcomeId: (q) => (q.outcomeId !== null && /^\d{1,15}$/.test(q.outcomeId) ? Number(q.outcomeId) : Number(q.id)),
   team: (q, _a, ctx) => {
     if (q.teamId === null) return null;
     const brief = (team: Team | null | undefined) => (team ? { id: team.id, name: team.fullName, abbr: team.abbr } : { id: q.teamId!, name: null, abbr: null });
@@ -96,7 +91,4 @@ export const Outcome: OutcomeResolvers = {
     return team instanceof Promise ? team.then(brief) : brief(team);
   },
   odds: (q) => ({ decimal: q.decimal, american: formatAmerican(q.american), fractional: q.fractional, original: q.american }),
-  is_live: (q) => q.isLive,
-  is_available: (q) => q.isAvailable,
-  line_status: (q) => q.lineStatus,
 };

@@ -1,7 +1,7 @@
 import * as repo from '../../db/odds-repository';
-import { MARKET_TYPES } from '../../domain';
+import { STATUS_FILTERS } from '../../domain';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { checkSomeOf, dayOrToday, dayRange, list, parsePage, parseStatus, parseText } from '../arguments';
+import { dayOrToday, dayRange, list, parsePage, parseText } from '../arguments';
 
 // The read roots of schema/game.graphql, team.graphql and market.graphql.
 
@@ -14,17 +14,17 @@ export const Query: QueryResolvers = {
       ctx.db.prisma,
       {
         ...dayRange(args, ctx.timeZone),
-        leagueId: args.league_id ?? undefined,
-        gameIds: list(args.game_id),
-        teamIds: list(args.team_id),
-        statuses: parseStatus(args.status),
+        leagueId: args.leagueId ?? undefined,
+        gameIds: list(args.gameId),
+        teamIds: list(args.teamId),
+        statuses: args.status ? STATUS_FILTERS.get(args.status) : undefined,
       },
       page,
     );
   },
 
   game: async (_root, args, ctx) => {
-    const game = await ctx.loaders.gameById.load(args.game_id);
+    const game = await ctx.loaders.gameById.load(args.gameId);
     if (!game) return null;
     if (args.date) {
       const { from, to } = dayRange({ date: args.date }, ctx.timeZone);
@@ -35,27 +35,26 @@ export const Query: QueryResolvers = {
 
   teams: async (_root, args, ctx) =>
     repo.findTeams(ctx.db.prisma, {
-      leagueId: args.league_id ?? undefined,
-      teamIds: list(args.team_id),
+      leagueId: args.leagueId ?? undefined,
+      teamIds: list(args.teamId),
       conference: parseText('conference', args.conference),
       division: parseText('division', args.division),
     }),
 
   leagues: async (_root, args, ctx) =>
-    repo.findLeagues(ctx.db.prisma, { leagueId: args.league_id ?? undefined, sport: parseText('sport', args.sport), isActive: args.is_active ?? undefined }),
+    repo.findLeagues(ctx.db.prisma, { leagueId: args.leagueId ?? undefined, sport: parseText('sport', args.sport), isActive: args.isActive ?? undefined }),
 
   sportsbooks: (_root, _args, ctx) => repo.listSportsbooks(ctx.db.prisma),
 
   consensus: async (_root, args, ctx) => {
-    const { items } = await repo.findGames(ctx.db.prisma, { ...dayOrToday(args.date, ctx.now, ctx.timeZone), gameIds: list(args.game_id) }, { limit: 1000, offset: 0 });
+    const { items } = await repo.findGames(ctx.db.prisma, { ...dayOrToday(args.date, ctx.now, ctx.timeZone), gameIds: list(args.gameId) }, { limit: 1000, offset: 0 });
     return items.map((game) => ({ game }));
   },
 
-  betting_info: async (_root, args, ctx) => {
-    checkSomeOf('market_type', args.market_type, MARKET_TYPES);
-    const { items } = await repo.findGames(ctx.db.prisma, { ...dayOrToday(args.date, ctx.now, ctx.timeZone), gameIds: list(args.game_id) }, { limit: 1000, offset: 0 });
-    const marketTypes = list(args.market_type);
-    const bookIds = list(args.book_id);
+  bettingInfo: async (_root, args, ctx) => {
+    const { items } = await repo.findGames(ctx.db.prisma, { ...dayOrToday(args.date, ctx.now, ctx.timeZone), gameIds: list(args.gameId) }, { limit: 1000, offset: 0 });
+    const marketTypes = list(args.marketType);
+    const bookIds = list(args.bookId);
     return items.map((game) => ({ game, marketTypes, bookIds }));
   },
 };

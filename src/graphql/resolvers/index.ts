@@ -1,5 +1,5 @@
 import type { Resolvers } from '../__generated__/resolvers-types';
-import { Account, AdminQuery, Mutation } from './Admin';
+import { Account, AdminQuery, ApiKeyListing, Mutation } from './Admin';
 import { BettingInfo, ConsensusRecord } from './Consensus';
 import { OutcomeFreshness } from './Freshness';
 import { Boxscore, Game } from './Game';
@@ -9,7 +9,9 @@ import { LiveHistoricalQuery } from './LiveHistorical';
 import { LiveMovementQuery } from './LiveMovement';
 import { LiveOdds, LiveOddsFields, LiveQuery } from './LiveOdds';
 import { OddsStreamSubscription } from './OddsStream';
+import { LiveGameChange, LiveOddsChange, LiveQuoteChange } from './LiveOddsChange';
 import { Query } from './Query';
+import { enumResolvers } from '../enums';
 import { scalarResolvers } from './scalars';
 import { Subscription } from './Subscription';
 import { League, Sportsbook, Team } from './Team';
@@ -18,8 +20,9 @@ import { League, Sportsbook, Team } from './Team';
 // file (e.g. Listing.ts exporting `{ Query: {...}, Listing: {...} }`) and one line below.
 export const resolvers: Resolvers[] = [
   scalarResolvers,
+  enumResolvers,
   { Query, Mutation },
-  { Query: AdminQuery, Account },
+  { Query: AdminQuery, Account, ApiKeyListing },
   { Game, Boxscore, Team, League, Sportsbook },
   { Markets, Market, Outcome },
   { ConsensusRecord, BettingInfo },
@@ -27,7 +30,7 @@ export const resolvers: Resolvers[] = [
   { Query: LiveQuery, LiveOdds, ...LiveOddsFields },
   { Query: LiveMovementQuery },
   { Query: LiveHistoricalQuery },
-  { Subscription },
+  { Subscription, LiveOddsChange, LiveGameChange, LiveQuoteChange },
   { Subscription: OddsStreamSubscription },
   { Outcome: OutcomeFreshness },
 ];

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { item, page } from '../envelope';
-import { MARKET_TYPES, STATUS_WORDS } from '../../graphql/arguments';
+import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { boolean, date, id, ids, integer, oneOf, required, someOf, withDefault } from '../params';
 import { defineRoutes } from '../route';
-import { PERIOD_VALUES } from './periods';
+import { PERIOD_ALIASES } from './periods';
 
-// Games, boxscores and per-game markets (spec 4.1-4.4).
+// Games, boxscores and per-game markets (spec 4.1-4.4). Closed sets are the schema enums' words.
 
-export { MARKET_TYPES };
+export const MARKET_TYPES = ENUM_VOCABULARY.MarketType;
 
 const gamePath = { game_id: required(id('Game id', { in: 'path' })) };
 const dateParam = date('League-local day (LEAGUE_TIME_ZONE) the game starts on; resolves a game id to that day');
@@ -28,7 +28,7 @@ export const gameRoutes = defineRoutes([
       league_id: id('League id (4 NBA, 5 WNBA)'),
       game_id: ids('One or more game ids'),
       team_id: ids('Games of these teams (home or away)'),
-      status: oneOf('scheduled, live or finished; also in_progress, closed, postponed, cancelled, unknown', STATUS_WORDS),
+      status: oneOf('scheduled, live or finished; also in_progress, closed, postponed, cancelled, unknown', ENUM_VOCABULARY.GameStatusFilter),
       include_markets: withDefault(boolean('false omits markets'), true),
       include_boxscore: withDefault(boolean('false omits boxscore'), true),
       limit: withDefault(integer('Page size', 1, 1000), 100),
@@ -66,7 +66,7 @@ export const gameRoutes = defineRoutes([
       date: dateParam,
       market_type: someOf('Market types', MARKET_TYPES),
       book_id: ids('Sportsbook ids'),
-      period: oneOf('full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter', PERIOD_VALUES),
+      period: oneOf('full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter', ENUM_VOCABULARY.Period, PERIOD_ALIASES),
     }),
     operation: 'GameMarkets',
     variables: ({ market_type, ...rest }) => ({ ...rest, ...marketFlags(market_type) }),

@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS } from '../../graphql/listings/build-listing';
+import { SIDES_BY_MARKET } from '../../graphql/arguments';
+import { ENUM_VOCABULARY } from '../../graphql/enums';
+import { LISTING_DEFAULT_DEVIG_METHOD } from '../../graphql/listings/build-listing';
 import { list } from '../envelope';
 import { date, ids, oneOf, someOf } from '../params';
 import { defineRoutes, type Route } from '../route';
+import { PERIOD_ALIASES } from './periods';
 
 // Cross-game market listings with value metrics (spec 4.5-4.7). The three routes run the one
 // operation ListingMarket with their market type; definitions of every number: README, "Market listings and value metrics".
@@ -11,14 +14,14 @@ const common = {
   date: date('League-local day (LEAGUE_TIME_ZONE), default today; without it, game_id is not limited to a day'),
   game_id: ids('One or more game ids'),
   book_id: ids('Listed sportsbooks (references, consensus and arbitrage still use every book)'),
-  period: oneOf('full_game (default; full is an alias) or first_half', ['full', 'full_game', 'first_half']),
-  devig: oneOf(`De-vig method of the reference probability (default ${LISTING_DEFAULT_DEVIG_METHOD})`, LISTING_DEVIG_METHODS),
+  period: oneOf('full_game (default; full is an alias) or first_half', ENUM_VOCABULARY.ListingPeriod, PERIOD_ALIASES),
+  devig: oneOf(`De-vig method of the reference probability (default ${LISTING_DEFAULT_DEVIG_METHOD})`, ENUM_VOCABULARY.DevigMethod),
 };
 const teamId = ids("The outcome's team (home or away side)");
 const sort = (byDefault: 'odds' | 'value') =>
-  oneOf(`odds (highest decimal price first) or value (highest ev_per_100 first); default ${byDefault}`, ['odds', 'value']);
+  oneOf(`odds (highest decimal price first) or value (highest ev_per_100 first); default ${byDefault}`, ENUM_VOCABULARY.ListingSort);
 
-function listing(marketType: 'moneyline' | 'spread' | 'total', summary: string, params: z.ZodObject<Record<string, z.ZodType>>): Route {
+function listing(marketType: (typeof ENUM_VOCABULARY.MarketType)[number], summary: string, params: z.ZodObject<Record<string, z.ZodType>>): Route {
   return {
     path: `/markets/${marketType}`,
     summary,
@@ -40,6 +43,6 @@ export const listingRoutes = defineRoutes([
   listing(
     'total',
     'Total (over/under) prices across games with value metrics (default sort: value)',
-    z.object({ ...common, side: someOf('over and/or under', ['over', 'under']), sort: sort('value') }),
+    z.object({ ...common, side: someOf('over and/or under', SIDES_BY_MARKET.total), sort: sort('value') }),
   ),
 ]);

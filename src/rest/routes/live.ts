@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { events, list, page } from '../envelope';
-import { LIVE_MARKET_TYPES, MARKET_TYPES, SIDES } from '../../graphql/arguments';
+import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { date, id, ids, instant, integer, oneOf, someOf, text, withDefault } from '../params';
 import { defineRoutes } from '../route';
-import { PERIOD_VALUES } from './periods';
+import { PERIOD_ALIASES } from './periods';
 import { liveOddsVariables, OPERATIONS_DIR } from '../../graphql/operations';
 import { ODDS_STREAM_FIELD, oddsStreamDocument } from '../../graphql/stream-document';
 
@@ -19,7 +19,7 @@ export const liveRoutes = defineRoutes([
       'market_type=player_props is accepted and returns the games with an empty markets object (no props are ingested).',
     params: z.object({
       game_id: id('Only this game'),
-      market_type: oneOf('Only this market type', LIVE_MARKET_TYPES),
+      market_type: oneOf('Only this market type', ENUM_VOCABULARY.LiveMarketType),
       book_id: id('Only this sportsbook'),
     }),
     operation: 'LiveOdds',
@@ -39,7 +39,7 @@ export const liveRoutes = defineRoutes([
       'issued gets a snapshot with resync_reason. The key may be given as api_key (EventSource cannot set headers). docs/live-protocol.md.',
     params: z.object({
       game_id: id('Only this game'),
-      market_type: oneOf('Only this market type', LIVE_MARKET_TYPES),
+      market_type: oneOf('Only this market type', ENUM_VOCABULARY.LiveMarketType),
       book_id: id('Only this sportsbook'),
       api_key: text('The API key, for clients that cannot send Authorization (a browser EventSource)', 200),
       last_event_id: text('Resume after this event id, for clients that cannot send the Last-Event-ID header'),
@@ -59,10 +59,10 @@ export const liveRoutes = defineRoutes([
       'direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total), none.',
     params: z.object({
       game_id: ids('Only these games'),
-      market_type: someOf('Only these market types', LIVE_MARKET_TYPES),
+      market_type: someOf('Only these market types', ENUM_VOCABULARY.LiveMarketType),
       book_id: ids('Only these sportsbooks'),
-      side: someOf('Only these sides', SIDES),
-      period: someOf('Only these periods (full is an alias of full_game)', PERIOD_VALUES),
+      side: someOf('Only these sides', ENUM_VOCABULARY.Side),
+      period: someOf('Only these periods (full is an alias of full_game)', ENUM_VOCABULARY.Period, PERIOD_ALIASES),
     }),
     operation: 'LiveMovement',
     envelope: list('movement'),
@@ -80,7 +80,7 @@ export const liveRoutes = defineRoutes([
       start_date: date('First league-local day of the games, inclusive (required)'),
       end_date: date('Last league-local day of the games, inclusive (required, at most 31 days after start_date)'),
       game_id: ids('Only these games'),
-      market_type: someOf('Only these market types', MARKET_TYPES),
+      market_type: someOf('Only these market types', ENUM_VOCABULARY.MarketType),
       book_id: ids('Only these sportsbooks'),
       at: instant('Extension: an ISO 8601 instant; the prices as they stood then instead of the closing line'),
       limit: withDefault(integer('Page size', 1, 1000), 100),

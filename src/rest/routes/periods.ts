@@ -1,4 +1,4 @@
-import { PERIODS } from '../../graphql/arguments';
+import type { Aliases } from '../params';
 
-/** Values of a `period` parameter: the periods the schema knows, and `full` (spec 4.4) for full_game. */
-export const PERIOD_VALUES = ['full', ...PERIODS] as const;
+/** Spec 4.4: `period=full` is accepted for full_game. */
+export const PERIOD_ALIASES: Aliases<'full_game'> = { full: 'full_game' };

@@ -48,11 +48,11 @@ describe('isStale', () => {
 describe('staleReason', () => {
   test.each<[string, Partial<StalenessInput> & { bookFrozen?: boolean }, string | null]>([
     ['a fresh quote', {}, null],
-    ['a live quote not confirmed for 61 s', { isLive: true, seenAt: ago(61_000) }, 'NOT_CONFIRMED'],
-    ['a quote 0.1 off the consensus', { probability: 0.6, consensusProbability: 0.5 }, 'OFF_MARKET'],
-    ['a quote of a frozen book', { bookFrozen: true }, 'BOOK_FROZEN'],
-    ['an old quote of a frozen book, far off the consensus (age first)', { seenAt: ago(16 * 60_000), probability: 0.7, consensusProbability: 0.5, bookFrozen: true }, 'NOT_CONFIRMED'],
-    ['a confirmed quote of a frozen book, far off the consensus (distance next)', { probability: 0.7, consensusProbability: 0.5, bookFrozen: true }, 'OFF_MARKET'],
+    ['a live quote not confirmed for 61 s', { isLive: true, seenAt: ago(61_000) }, 'not_confirmed'],
+    ['a quote 0.1 off the consensus', { probability: 0.6, consensusProbability: 0.5 }, 'off_market'],
+    ['a quote of a frozen book', { bookFrozen: true }, 'book_frozen'],
+    ['an old quote of a frozen book, far off the consensus (age first)', { seenAt: ago(16 * 60_000), probability: 0.7, consensusProbability: 0.5, bookFrozen: true }, 'not_confirmed'],
+    ['a confirmed quote of a frozen book, far off the consensus (distance next)', { probability: 0.7, consensusProbability: 0.5, bookFrozen: true }, 'off_market'],
   ])('when it is %s, then the reason is %p and isStale agrees when the book is not frozen', (_label, overrides, expected) => {
     expect(staleReason({ ...fresh, ...overrides })).toBe(expected);
     if (!overrides.bookFrozen) expect(isStale({ ...fresh, ...overrides })).toBe(expected !== null);
