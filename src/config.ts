@@ -26,6 +26,8 @@ export interface Config {
   readonly sseHeartbeatMs: number;
   readonly simulatorSeed: number;
   readonly simulatorIntervalMs: number;
+  /** SIMULATOR_CLOCK: `demo` starts `--simulate` mid-game at any hour, `real` plays the slate at its real hours. */
+  readonly simulatorClock: 'demo' | 'real';
   readonly restCacheMs: number;
   /** DEBUG_ERRORS: GraphQL errors carry stack traces (never in production use). */
   readonly debugErrors: boolean;
@@ -73,6 +75,7 @@ const schema = z.object({
   SSE_HEARTBEAT_MS: int(100, 600_000).default(15_000),
   SIMULATOR_SEED: int(0, 2 ** 31 - 1).default(42),
   SIMULATOR_INTERVAL_MS: int(200, 600_000).default(5_000),
+  SIMULATOR_CLOCK: z.enum(['demo', 'real']).default('demo'),
   REST_CACHE_MS: int(0, 3_600_000).default(300_000),
   DEBUG_ERRORS: z.enum(['true', 'false', '1', '0']).default('false'),
   RATE_LIMIT_STARTER: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.starter),
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     simulatorSeed: e.SIMULATOR_SEED,
     simulatorIntervalMs: e.SIMULATOR_INTERVAL_MS,
+    simulatorClock: e.SIMULATOR_CLOCK,
     restCacheMs: e.REST_CACHE_MS,
     debugErrors: e.DEBUG_ERRORS === 'true' || e.DEBUG_ERRORS === '1',
     liveConnections: Object.freeze({ starter: e.LIVE_CONNECTIONS_STARTER, pro: e.LIVE_CONNECTIONS_PRO, elite: e.LIVE_CONNECTIONS_ELITE }),

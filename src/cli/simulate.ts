@@ -1,7 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { ingestDocuments } from '../ingest/ingest';
-import { simulatedDocuments } from '../ingest/simulation';
+import { simulatedDocuments } from '../ingest/simulator/simulated-feed';
 import { loadConfig } from '../config';
 import { withDatabase } from './database';
 import { integer, isoDate } from './options';

@@ -9,5 +9,6 @@ export * from './consensus';
 export * from './stale';
 export { PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from './rounding';
 export { normalCdf } from './normal';
+export * from './book-pricing';
 export * from './local-day';
 export * from './vocabulary';

@@ -5,7 +5,7 @@ import type { EventBus } from '../events/bus';
 import type { Logger } from '../logger';
 import { ingestDocuments } from './ingest';
 import { startPoller } from './poller';
-import { backfillInstants, simulatedDocuments } from './simulation';
+import { backfillInstants, demoClockShift, simulatedDocuments } from './simulator/simulated-feed';
 import type { SourceDocument } from './sources';
 
 export interface FeedRunner {
@@ -13,7 +13,15 @@ export interface FeedRunner {
   stop(): Promise<void>;
 }
 
-type FeedDeps = { config: Config; db: Database; bus: EventBus; logger: Logger; simulate: boolean };
+type FeedDeps = {
+  config: Config;
+  db: Database;
+  bus: EventBus;
+  logger: Logger;
+  simulate: boolean;
+  /** The simulated feed's wall clock (default: the real one). */
+  now?: () => Date;
+};
 
 /**
  * What feeds a serving process: the simulator (`--simulate`), the upstream poller (FEED_URL), or
@@ -66,13 +74,19 @@ function startSources(deps: FeedDeps): FeedRunner {
   };
 
   if (deps.simulate) {
-    const options = { seed: config.simulatorSeed, timeZone: config.leagueTimeZone };
-    log.info({ seed: options.seed, intervalMs: config.simulatorIntervalMs, simulated: true }, 'simulated feed: demo data, not real odds');
+    const now = deps.now ?? (() => new Date());
+    const clock = { seed: config.simulatorSeed, timeZone: config.leagueTimeZone };
+    // The demo clock starts the slate mid-game at any hour (docs/simulator.md); real plays it at its real hours.
+    const options = { ...clock, shiftMs: config.simulatorClock === 'demo' ? demoClockShift(now(), clock) : 0 };
+    log.info(
+      { seed: options.seed, intervalMs: config.simulatorIntervalMs, clock: config.simulatorClock, shiftMinutes: Math.round(options.shiftMs / 60_000), simulated: true },
+      'simulated feed: demo data, not real odds',
+    );
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
     const tick = async () => {
       try {
-        await ingest(simulatedDocuments(new Date(), options), 'simulator');
+        await ingest(simulatedDocuments(now(), options), 'simulator');
       } catch (error) {
         log.error({ err: error }, 'simulated ingest failed');
       }
@@ -81,7 +95,7 @@ function startSources(deps: FeedDeps): FeedRunner {
     const start = async () => {
       // An empty store first gets the last hours replayed, so openers and movement exist at once.
       if ((await db.prisma.game.count({ where: { simulated: true } })) === 0) {
-        const docs = backfillInstants(new Date()).flatMap((at) => simulatedDocuments(at, options));
+        const docs = backfillInstants(now()).flatMap((at) => simulatedDocuments(at, options));
         await ingest(docs, 'simulator backfill');
       }
       await tick();

@@ -1,7 +1,7 @@
 import type { Database } from '../db/client';
 import { storeDocument } from '../db/feed-store';
 import type { EventBus } from '../events/bus';
-import { FeedDocumentError, normalizeDocument } from './normalize';
+import { FeedDocumentError, normalizeDocument } from './feed/normalize';
 import type { SourceDocument } from './sources';
 
 export interface IngestSummary {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import type { Database } from '../../src/db/client';
 import { ingestDocuments } from '../../src/ingest/ingest';
-import { simulatedDocuments } from '../../src/ingest/simulation';
+import { simulatedDocuments } from '../../src/ingest/simulator/simulated-feed';
 import { readSources } from '../../src/ingest/sources';
 import { openTestDatabase } from '../support/database';
 import { feedPath, readSeries } from '../support/feeds';

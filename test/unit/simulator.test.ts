@@ -1,8 +1,24 @@
 import { readFileSync } from 'node:fs';
-import type { FeedDocument, FeedGame, FeedOutcome } from '../../src/ingest/feed-types';
-import { normalizeDocument } from '../../src/ingest/normalize';
+import type * as Feed from '../../src/ingest/feed/schema';
+import { normalizeDocument } from '../../src/ingest/feed/normalize';
 import { LEAGUE_ID_NBA, LEAGUE_ID_WNBA, SPORTSBOOKS } from '../../src/ingest/reference-data';
-import { SIM_GAME_ID_BASE, createSimulator, type SimGame } from '../../src/ingest/simulator';
+import { SIM_GAME_ID_BASE, createSimulator as createFeedSimulator, type SimGame, type SimulatorOptions } from '../../src/ingest/simulator';
+
+/** The feed types with every optional or nullable field present: what these tests read of the simulator's output. */
+type Strict<T> = T extends readonly (infer U)[] ? Strict<Exclude<U, null | undefined>>[] : T extends object ? { [K in keyof T]-?: Strict<Exclude<T[K], null | undefined>> } : T;
+type FeedDocument = Strict<Feed.FeedDocument>;
+type FeedGame = Strict<Feed.FeedGame>;
+type FeedOutcome = Strict<Feed.FeedOutcome>;
+
+/** The simulator, its documents typed as Strict (the tests check the fields they read). */
+function createSimulator(options: SimulatorOptions) {
+  const sim = createFeedSimulator(options);
+  return {
+    ...sim,
+    documentsAt: (...args: Parameters<typeof sim.documentsAt>) => sim.documentsAt(...args) as FeedDocument[],
+    gameAt: (...args: Parameters<typeof sim.gameAt>) => sim.gameAt(...args) as FeedGame | undefined,
+  };
+}
 
 const MIN = 60_000;
 const NOV = { seed: 42, startDate: '2026-11-22', days: 2 };

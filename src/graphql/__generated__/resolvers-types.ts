@@ -576,7 +576,7 @@ export type LiveOdds = {
   seq: Maybe<Scalars['Int']['output']>;
   /** Live pushes only: the delta stream of this filter (see liveOddsChanges); null on queries. */
   stream: Maybe<Scalars['String']['output']>;
-  /** When the newest quote included (games and markets in scope) was last seen; null without quotes. */
+  /** When the newest quote included (games and markets in scope) was last seen; when no game is being played, the data's time (the newest feed document stored); null on an empty store. */
   updatedAt: Maybe<Scalars['DateTime']['output']>;
 };
 

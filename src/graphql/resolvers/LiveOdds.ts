@@ -1,4 +1,5 @@
 import { requirePlan } from '../../auth/viewer';
+import { newestFeedTime } from '../../db/feed-time';
 import { findLiveGames } from '../../db/movement-repository';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
 import { formatAmerican, impliedProbability, LIVE_STATUSES, type LiveMarketType } from '../../domain';
@@ -32,7 +33,8 @@ const unshared: Share = (_key, make) => make();
 
 /**
  * The live snapshot for `scope`: games being played (narrowed to scope.gameId), and the time the
- * newest quote in scope was seen. Quotes load through ctx.loaders, so the Markets fields reuse them.
+ * newest quote in scope was seen; when no game is being played, the data's time (the newest feed
+ * document stored), so that an empty list still says how fresh it is. Quotes load through ctx.loaders, so the Markets fields reuse them.
  * `share` lets the subscribers of one push read the game list once.
  */
 export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason: LiveReason, share: Share = unshared): Promise<ResolversTypes['LiveOdds']> {
@@ -55,6 +57,7 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
       if (!newest || q.seenAt > newest) newest = q.seenAt;
     }
   });
+  if (games.length === 0) newest = await share('feed-time', () => newestFeedTime(ctx.db.prisma));
   return { updatedAt: newest, count: games.length, games: games.map((g) => withLiveScope(g, scope)), reason, ...at };
 }
 

@@ -1,0 +1,142 @@
+import { americanToDecimal, decimalToFractional, InvalidOddsError, isOneOf, MARKET_TYPES, SIDES_BY_MARKET, type MarketType } from '../../domain';
+import type { PublicBettingRow, QuoteRow } from '../../db/feed-rows';
+import { FeedDocumentError } from './feed-document-error';
+import type { FeedGame, FeedOutcome } from './schema';
+
+// Per-market normalisers: `game.markets[book][period][marketType][]` outcomes to quote and
+// public-betting rows. Markets the service does not serve (alternate lines, team totals, props) are
+// skipped, not rejected.
+
+/** Upstream period keys and the spec's names for them; other keys pass through lower-cased. */
+const PERIODS: Readonly<Record<string, string>> = {
+  event: 'full_game',
+  game: 'full_game',
+  firsthalf: 'first_half',
+  secondhalf: 'second_half',
+  firstquarter: 'first_quarter',
+  secondquarter: 'second_quarter',
+  thirdquarter: 'third_quarter',
+  fourthquarter: 'fourth_quarter',
+};
+
+/** The opening line's book: its outcomes carry no line_status upstream. */
+const OPENING_LINE_BOOK_ID = 30;
+
+interface PriceForms {
+  decimal: number;
+  fractional: string;
+}
+const priceCache = new Map<number, PriceForms>();
+
+/** Decimal and fractional forms of an American price, memoised: a feed uses a few hundred distinct prices. */
+function priceForms(american: number): PriceForms {
+  let forms = priceCache.get(american);
+  if (!forms) {
+    const decimal = americanToDecimal(american);
+    forms = { decimal, fractional: decimalToFractional(decimal) };
+    if (priceCache.size > 10_000) priceCache.clear();
+    priceCache.set(american, forms);
+  }
+  return forms;
+}
+
+/** One book's market of one period of one game, as the outcomes of that array are read. */
+interface MarketContext {
+  documentName: string;
+  game: FeedGame;
+  /** `games[i]` in error paths. */
+  gamePath: string;
+  bookKey: string;
+  bookId: number;
+  periodKey: string;
+  period: string;
+  marketType: MarketType;
+}
+
+export interface MarketRows {
+  quotes: QuoteRow[];
+  publicBetting: PublicBettingRow[];
+}
+
+/** Quotes and public betting of every book, period and served market type of `game`, appended to `out`. */
+export function normalizeMarkets(documentName: string, game: FeedGame, gamePath: string, out: MarketRows): void {
+  for (const [bookKey, periods] of Object.entries(game.markets ?? {})) {
+    for (const [periodKey, markets] of Object.entries(periods)) {
+      const period = PERIODS[periodKey.toLowerCase()] ?? periodKey.toLowerCase();
+      for (const [marketKey, outcomes] of Object.entries(markets)) {
+        if (!isOneOf(MARKET_TYPES, marketKey)) continue;
+        const ctx: MarketContext = { documentName, game, gamePath, bookKey, bookId: Number(bookKey), periodKey, period, marketType: marketKey };
+        normalizeMarket(ctx, outcomes, out);
+      }
+    }
+  }
+}
+
+function normalizeMarket(ctx: MarketContext, outcomes: readonly FeedOutcome[], out: MarketRows): void {
+  // The feed repeats an outcome now and then: the first of each side (pregame or live) wins.
+  const seen = new Set<string>();
+  outcomes.forEach((outcome, index) => {
+    const quote = normalizeOutcome(ctx, outcome, index);
+    if (!quote) return;
+    const key = `${quote.side}|${quote.isLive}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.quotes.push(quote);
+    const betting = publicBettingOf(ctx, outcome, quote);
+    if (betting) out.publicBetting.push(betting);
+  });
+}
+
+/** The quote of one outcome, undefined when there is nothing to store; throws on a malformed one. */
+function normalizeOutcome(ctx: MarketContext, o: FeedOutcome, index: number): QuoteRow | undefined {
+  const { marketType, bookId, game } = ctx;
+  // Built only for an error message: most documents carry thousands of outcomes.
+  const where = { toString: () => `${ctx.gamePath}.markets[${JSON.stringify(ctx.bookKey)}].${ctx.periodKey}.${marketType}[${index}]` };
+  const fail = (field: string, reason: string) => new FeedDocumentError(ctx.documentName, `${where}.${field}`, reason);
+  if (o.is_alt_market) return undefined;
+  const sides: readonly string[] = SIDES_BY_MARKET[marketType];
+  if (!sides.includes(o.side)) throw fail('side', `expected one of ${sides.join(', ')} for ${marketType}, got ${JSON.stringify(o.side)}`);
+  if (o.book_id != null && o.book_id !== bookId) throw fail('book_id', `outcome of book ${o.book_id} filed under book ${bookId}`);
+  // A price withdrawn upstream arrives as null odds: nothing to store.
+  if (o.odds === null) return undefined;
+  let forms: PriceForms;
+  try {
+    forms = priceForms(o.odds);
+  } catch (error) {
+    if (error instanceof InvalidOddsError) throw fail('odds', error.message);
+    throw error;
+  }
+  if (marketType !== 'moneyline' && o.value == null) throw fail('value', `a ${marketType} outcome needs its line`);
+  return {
+    gameId: game.id,
+    bookId,
+    marketType,
+    period: ctx.period,
+    side: o.side,
+    isLive: o.is_live ?? false,
+    outcomeId: o.outcome_id == null ? null : String(o.outcome_id),
+    teamId: marketType === 'total' ? null : (o.team_id ?? (o.side === 'home' ? game.home_team_id : game.away_team_id)),
+    point: marketType === 'moneyline' ? null : (o.value ?? null),
+    american: Math.round(o.odds),
+    decimal: forms.decimal,
+    fractional: forms.fractional,
+    lineStatus: o.line_status ?? (bookId === OPENING_LINE_BOOK_ID ? 'opener' : 'normal'),
+  };
+}
+
+/** Public betting is read on pregame outcomes only (live ones carry zeros upstream). */
+function publicBettingOf(ctx: MarketContext, o: FeedOutcome, quote: QuoteRow): PublicBettingRow | undefined {
+  const tickets = o.bet_info?.tickets?.percent ?? null;
+  const money = o.bet_info?.money?.percent ?? null;
+  if (quote.isLive || !(tickets || money)) return undefined;
+  return {
+    gameId: quote.gameId,
+    bookId: quote.bookId,
+    marketType: ctx.marketType,
+    period: ctx.period,
+    side: quote.side,
+    ticketsPercent: tickets,
+    moneyPercent: money,
+    numBets: ctx.game.num_bets ?? null,
+  };
+}
