@@ -51,8 +51,8 @@ export function parseLastEventId(raw: string | null | undefined): number | null 
 
 /**
  * The events of the stream for `scope`: first a snapshot, or (with `lastEventId`) the changes since
- * that event as one CHANGE, or a snapshot with the reason when they cannot be replayed; then a CHANGE
- * per change tick of the feed touching the scope, and a SNAPSHOT per interval tick. Ticks are handled
+ * that event as one change, or a snapshot with the reason when they cannot be replayed; then a change
+ * per change tick of the feed touching the scope, and a snapshot per interval tick. Ticks are handled
  * one after another in the order the feed gives them. A failed read ends the stream with the error
  * (the client reconnects with its last event id and loses nothing).
  */
@@ -93,7 +93,7 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
 
   const snapshot = async (reason: 'snapshot' | 'interval' | 'resync', tick: LiveTick | null, resyncReason: OddsStreamResyncReason | null = null) => {
     // The counter first: the snapshot read after it includes every change up to it (or later ones,
-    // which their own CHANGE then sends again; applying one twice changes nothing).
+    // which their own change then sends again; applying one twice changes nothing).
     const sequence = await currentVersion(prisma);
     ctx.loaders = tick ? tick.shared('loaders', () => createLoaders(prisma)) : createLoaders(prisma);
     ctx.now = tick?.at ?? new Date();

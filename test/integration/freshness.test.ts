@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { capture, type GameSpec } from './live-helpers';
 
 // Freshness of every price (docs/freshness.md): confirmed_at and age on each quote, and a book whose
-// in-play prices stopped moving while the others moved flagged stale (BOOK_FROZEN), with EV and
+// in-play prices stopped moving while the others moved flagged stale (book_frozen), with EV and
 // arbitrage marked. Crafted captures of games being played, three books, times chosen by the test.
 
 const T0 = Date.parse('2026-01-24T02:00:00.000Z');
@@ -54,7 +54,7 @@ describe('freshness of prices', () => {
     expect(book69.ev).toMatchObject({ stale: false, stale_reason: null });
   });
 
-  test('when the others kept moving for more than 5 minutes after a book, then that book is flagged BOOK_FROZEN and the movers are not', async () => {
+  test('when the others kept moving for more than 5 minutes after a book, then that book is flagged book_frozen and the movers are not', async () => {
     await ingest(8, drifting(-160, 140), swinging(-300, 250));
     now = at(8, 10);
     const rows = await listing(8801);
@@ -86,7 +86,7 @@ describe('freshness of prices', () => {
     expect(of(68)).toMatchObject({ confirmed_at: at(8).toISOString(), price_changed_at: at(8).toISOString() });
   });
 
-  test('when the clock passes the confirmation window without a capture, then the age grows and NOT_CONFIRMED comes first', async () => {
+  test('when the clock passes the confirmation window without a capture, then the age grows and not_confirmed comes first', async () => {
     now = at(9, 30);
     const rows = await listing(8801);
     expect(entry(rows, 68, 'home')).toMatchObject({ age_seconds: 90 });
