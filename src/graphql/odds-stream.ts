@@ -45,7 +45,7 @@ function keysTick(games: readonly number[], markets: LiveTick['markets']): LiveT
 export function parseLastEventId(raw: string | null | undefined): number | null {
   if (raw == null || raw.trim() === '') return null;
   const text = raw.trim();
-  if (!/^\d{1,15}$/.test(text)) throw new Error(`invalid Last-Event-ID "${text.slice(0, 40)}": expected the decimal sequence number of an event of this stream`);
+  if (!/^\d{1,15}$/.test(text)) throw new Error('invalid parameter last_event_id: the Last-Event-ID must be the decimal id of an event of this stream');
   return Number(text);
 }
 

@@ -91,7 +91,11 @@ test('the OpenAPI document lists the REST routes to fuzz', () => {
 });
 
 describe('when every documented REST parameter gets hostile values, then no answer is a 5xx', () => {
-  const paths = (): [string, any][] => Object.entries(doc.paths).map(([path, item]: [string, any]) => [path, item.get]);
+  // JSON routes; the event stream (which never ends when accepted) is fuzzed in sse-stream.test.ts.
+  const paths = (): [string, any][] =>
+    Object.entries(doc.paths)
+      .filter(([, item]: [string, any]) => item.get.responses[200].content['application/json'])
+      .map(([path, item]: [string, any]) => [path, item.get]);
 
   test('every route, every parameter (generated)', async () => {
     let seed = 12;

@@ -240,8 +240,8 @@ describe('GET /odds/stream (Server-Sent Events)', () => {
   });
 
   test.each([
-    ['a bad Last-Event-ID', { 'last-event-id': 'abc' }, '', 400, /Last-Event-ID/],
-    ['a bad last_event_id parameter', {}, '?last_event_id=-5', 400, /Last-Event-ID/],
+    ['a bad Last-Event-ID', { 'last-event-id': 'abc' }, '', 400, /^invalid parameter last_event_id: the Last-Event-ID must be/],
+    ['a bad last_event_id parameter', {}, '?last_event_id=-5', 400, /^invalid parameter last_event_id/],
     ['a bad game_id', {}, '?game_id=abc', 400, /game_id/],
     ['a repeated book_id', {}, '?book_id=15&book_id=68', 400, /book_id/],
     ['a bad market_type', {}, '?market_type=props', 400, /market_type/],
@@ -250,6 +250,26 @@ describe('GET /odds/stream (Server-Sent Events)', () => {
     expect(res.status).toBe(status);
     const body = (await res.json()) as any;
     expect(body).toEqual({ success: false, error: expect.stringMatching(message) });
+  });
+
+  test('when every parameter gets hostile values, then no answer is a 5xx and every refusal is the error envelope', async () => {
+    const hostile = ['', ' ', '-1', '0', '1.5', '1e309', '99999999999999999999', 'abc', "' OR 1=1 --", '%00', '%ZZ', '<script>', 'x'.repeat(3000), '\u202e'];
+    for (const name of ['game_id', 'market_type', 'book_id', 'last_event_id', 'api_key']) {
+      for (const value of hostile) {
+        const abort = new AbortController();
+        const url = `${t.baseUrl}${STREAM}?${name}=${value.startsWith('%') ? value : encodeURIComponent(value)}`;
+        const res = await fetch(url, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
+        const context = `${name}=${value.slice(0, 20)} -> ${res.status}`;
+        expect({ context, server: res.status < 500 }).toEqual({ context, server: true });
+        if (res.status === 200) {
+          abort.abort();
+          continue;
+        }
+        const body = (await res.json()) as any;
+        expect({ context, keys: Object.keys(body), success: body.success }).toEqual({ context, keys: ['success', 'error'], success: false });
+        expect(body.error).toMatch(/^(invalid (parameter [a-z_]+|request): .|Unauthorized)/);
+      }
+    }
   });
 
   test('when no key, a bad key or an expired subscription calls, then 401 / 403 say which', async () => {
