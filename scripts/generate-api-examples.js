@@ -21,6 +21,27 @@ const NOW = new Date('2026-01-24T22:20:00Z');
 const DAY = '2026-01-24';
 const PREFIX = '/api/v1/nba/odds';
 
+/** The text of a Server-Sent Events stream up to its first snapshot event (up to its blank line). */
+async function firstEvent(url, key) {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`${url}: the stream ended before its first event`);
+    text += decoder.decode(value, { stream: true });
+    // The stream opens with its retry hint, then the snapshot event.
+    const start = text.indexOf('event: live_odds');
+    const end = start === -1 ? -1 : text.indexOf('\n\n', start);
+    if (end !== -1) {
+      await reader.cancel();
+      return text.slice(0, end + 1);
+    }
+  }
+}
+
 async function main() {
   const { openDatabase, MEMORY } = dist('db/client');
   const { seedReferenceData } = dist('ingest/seed');
@@ -89,6 +110,10 @@ async function main() {
       if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
       operations[operationId] = { request: `GET ${PREFIX}${url}`, body: res.body };
     }
+
+    // The event stream: its first event (a snapshot of the live game's moneyline at one book).
+    const streamUrl = `/stream?game_id=${live.game_id}&market_type=moneyline&book_id=${book}`;
+    operations.OddsStream = { request: `GET ${PREFIX}${streamUrl}`, body: await firstEvent(base + PREFIX + streamUrl, elite) };
 
     // The POST routes, asked about a bet on the finished game's moneyline at its close.
     const close = operations.ClosingLines.body.data.find((c) => c.price && c.side === 'home');

@@ -28,6 +28,7 @@ import { attachGraphQLWs } from './transports/graphql-ws';
 import type { EventBus } from './events/bus';
 import { attachSocketIo } from './transports/socket-io';
 import { buildAsyncApi } from './transports/asyncapi';
+import { createSseHandler } from './transports/sse';
 import { createLiveFeed } from './events/live-feed';
 import { createDataVersion } from './events/data-version';
 import type { Logger } from './logger';
@@ -376,7 +377,7 @@ export function createApp(deps: AppDeps): App {
     httpLogger?.(req, res);
     const handle = () =>
       requestIds.run(id, () => {
-        if (!rest(req, res)) app(req, res);
+        if (!sse.handle(req, res) && !rest(req, res)) app(req, res);
       });
     if (corsHeaders) corsHeaders(req as Request, res as Response, handle);
     else handle();
@@ -395,6 +396,20 @@ export function createApp(deps: AppDeps): App {
   const socketIo = attachSocketIo({ ...live, ...(corsOptions && { cors: corsOptions }),
     onPush: (seenAt) => metrics.pushLatency.observe({ transport: 'socket.io' }, Math.max(0, (Date.now() - seenAt.getTime()) / 1000)),
     onError: (err) => deps.logger.error({ err }, 'live push failed') });
+  // The resumable odds stream (SSE): the same key checks, connection caps and revocation as the sockets;
+  // each connection attempt also counts as a request of the key's plan.
+  const sse = createSseHandler({
+    ...live,
+    prefix: REST_PREFIX,
+    heartbeatMs: deps.config.sseHeartbeatMs,
+    admit: async (viewer) => {
+      const decision = await rateLimiter.consume(viewer.plan, viewer.keyId);
+      if (decision.allowed) return { headers: decision.headers };
+      const message = `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute on the ${viewer.plan} plan, retry in ${decision.headers['Retry-After']} s`;
+      return { headers: decision.headers, refused: new AppError('RATE_LIMITED', message) };
+    },
+    onError: (err) => deps.logger.error({ err }, 'odds stream failed'),
+  });
   return {
     httpServer,
     metrics,
@@ -404,6 +419,7 @@ export function createApp(deps: AppDeps): App {
       stopWarming();
       clearTimeout(warmTimer);
       dataVersion.close();
+      sse.close();
       await socketIo.close();
       await graphqlWs.close();
       authenticator.close();

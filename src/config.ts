@@ -22,6 +22,8 @@ export interface Config {
   readonly leagueTimeZone: string;
   readonly adminKey: string | undefined;
   readonly livePushIntervalMs: number;
+  /** SSE_HEARTBEAT_MS: period of the odds stream's heartbeat events (GET /odds/stream). */
+  readonly sseHeartbeatMs: number;
   readonly simulatorSeed: number;
   readonly simulatorIntervalMs: number;
   /** SIMULATOR_CLOCK: `demo` starts `--simulate` mid-game at any hour, `real` plays the slate at its real hours. */
@@ -78,6 +80,7 @@ const schema = z.object({
   LEAGUE_TIME_ZONE: timeZone.default('America/New_York'),
   ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   LIVE_PUSH_INTERVAL_MS: int(100, 600_000).default(20_000),
+  SSE_HEARTBEAT_MS: int(100, 600_000).default(15_000),
   SIMULATOR_SEED: int(0, 2 ** 31 - 1).default(42),
   SIMULATOR_INTERVAL_MS: int(200, 600_000).default(5_000),
   SIMULATOR_CLOCK: z.enum(['demo', 'real']).default('demo'),
@@ -124,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     leagueTimeZone: e.LEAGUE_TIME_ZONE,
     adminKey: e.ADMIN_KEY,
     livePushIntervalMs: e.LIVE_PUSH_INTERVAL_MS,
+    sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     simulatorSeed: e.SIMULATOR_SEED,
     simulatorIntervalMs: e.SIMULATOR_INTERVAL_MS,
     simulatorClock: e.SIMULATOR_CLOCK,

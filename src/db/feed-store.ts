@@ -1,3 +1,4 @@
+import { changeLogParts, changeLogPruneDue } from './change-log';
 import type { PrismaClient } from './client';
 import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from './feed-rows';
 
@@ -9,6 +10,8 @@ export interface ChangeSet {
   markets: Array<{ gameId: number; marketType: string; bookId: number }>;
   quotesChanged: number;
   historyRows: number;
+  /** The ingest counter's value this write committed: the global sequence of the change (change-log.ts). */
+  version: number;
 }
 
 /** Advisory lock key serialising document writes (any constant unique to this service). */
@@ -479,6 +482,11 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
         AND "id" <> ALL(${sql.param(gameIds)}::int[]) AND (SELECT ok FROM v) RETURNING "id"`);
   }
 
+  // The change log entry rides in the same statement, so no change commits without its sequence.
+  if (changedGames.size || changedMarkets.size || sweep) {
+    const entry = { seenAt: stamp, games: [...changedGames], markets: [...changedMarkets.values()], lostGames: sweep, prune: changeLogPruneDue(state.version + 1n) };
+    for (const [name, part] of changeLogParts((value) => sql.param(value), entry)) sql.add(name, part);
+  }
   const [result] = await prisma.$queryRawUnsafe<Array<{ version: bigint; ok: boolean; lost?: number[] }>>(
     sql.text(sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : ''),
     ...sql.params,
@@ -494,7 +502,7 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
     }
     forgetOldGames(state, at);
   }
-  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: quoteRows.length, historyRows };
+  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: quoteRows.length, historyRows, version: Number(result.version) };
 }
 
 function quoteRecord(q: QuoteState, moved: boolean): object {

@@ -27,6 +27,7 @@ export interface ListingGameRow {
   leagueName: string;
   homeTeamId: number;
   awayTeamId: number;
+  status: string;
 }
 
 export interface ListingRows {
@@ -47,7 +48,7 @@ export async function findListingRows(prisma: PrismaClient, scope: ListingScope)
       ...(scope.gameIds && { id: { in: [...scope.gameIds] } }),
       ...(scope.teamIds && { OR: [{ homeTeamId: { in: [...scope.teamIds] } }, { awayTeamId: { in: [...scope.teamIds] } }] }),
     },
-    select: { id: true, leagueId: true, homeTeamId: true, awayTeamId: true, league: { select: { name: true } } },
+    select: { id: true, leagueId: true, homeTeamId: true, awayTeamId: true, status: true, league: { select: { name: true } } },
     orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
   });
   if (games.length === 0) return { games: [], quotes: [], books: [] };
@@ -60,7 +61,7 @@ export async function findListingRows(prisma: PrismaClient, scope: ListingScope)
     prisma.sportsbook.findMany({ orderBy: { id: 'asc' } }),
   ]);
   return {
-    games: games.map((g) => ({ id: g.id, leagueId: g.leagueId, leagueName: g.league.name, homeTeamId: g.homeTeamId, awayTeamId: g.awayTeamId })),
+    games: games.map((g) => ({ id: g.id, leagueId: g.leagueId, leagueName: g.league.name, homeTeamId: g.homeTeamId, awayTeamId: g.awayTeamId, status: g.status })),
     quotes,
     books,
   };

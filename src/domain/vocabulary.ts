@@ -66,6 +66,13 @@ export const STATUS_WORDS: readonly StatusWord[] = STATUS_SELECTIONS.map(([word]
 /** Statuses in which a game is being played (live odds, live pushes). */
 export const LIVE_STATUSES: readonly string[] = ['in_progress', 'live'];
 
+/**
+ * Why a price is stale (domain/stale.ts), in the order they are checked: not confirmed by the feed
+ * recently enough, far from the market's consensus, or its book stopped moving while the game is played.
+ */
+export const STALE_REASONS = ['not_confirmed', 'off_market', 'book_frozen'] as const;
+export type StaleReason = (typeof STALE_REASONS)[number];
+
 /** True when `value` is one of `values` (a type guard for untrusted strings). */
 export function isOneOf<const V extends string>(values: readonly V[], value: unknown): value is V {
   return typeof value === 'string' && (values as readonly string[]).includes(value);

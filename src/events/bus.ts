@@ -26,6 +26,11 @@ export interface OddsChangeEvent {
   /** Quotes that moved, appeared or were withdrawn, per game, market and book. */
   markets: MarketChange[];
   /**
+   * The ingest counter's value that committed the change (src/db/change-log.ts): the global sequence
+   * of the resumable odds stream. Absent on `missed` events and from publishers that predate it.
+   */
+  version?: number;
+  /**
    * Events may have been lost (the Redis connection was down): treat everything as changed. Sent
    * by each process to itself when its Redis subscription comes back.
    */

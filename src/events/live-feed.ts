@@ -19,6 +19,8 @@ export interface LiveTick {
   at: Date;
   /** When the ingested document was seen (change ticks). */
   seenAt: Date | null;
+  /** The global sequence of the ingest behind a change tick (OddsChangeEvent.version), when known. */
+  version: number | null;
   /** Games whose row, status or score changed (change ticks). */
   games: ReadonlySet<number>;
   /** Quotes that changed, per game, market and book (change ticks). */
@@ -81,6 +83,7 @@ function makeTick(seq: number, reason: LiveTick['reason'], event: OddsChangeEven
     reason,
     at: new Date(),
     seenAt: event ? new Date(event.at) : null,
+    version: event?.version ?? null,
     games: new Set(event?.games ?? []),
     markets: event?.markets ?? [],
     shared<T>(key: string, make: () => T): T {

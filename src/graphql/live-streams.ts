@@ -61,13 +61,13 @@ export const WINDOW = 512;
 /** How long a stream with no listener lives on (and keeps counting), so a reconnect can replay. */
 export const IDLE_MS = 60_000;
 
-interface TickChanges {
+export interface TickChanges {
   games: Map<number, GameState>;
   quotes: QuoteRow[];
 }
 
 /** The current rows of what `tick` names: games (status, clock, score) and the quotes of its changed markets. */
-async function readTickChanges(prisma: PrismaClient, tick: LiveTick): Promise<TickChanges> {
+export async function readTickChanges(prisma: PrismaClient, tick: LiveTick): Promise<TickChanges> {
   const gameIds = [...new Set([...tick.games, ...tick.markets.map((m) => m.gameId)])];
   const [games, quotes] = await Promise.all([gameStates(prisma, gameIds), quotesOfMarkets(prisma, tick.markets)]);
   return { games: new Map(games.map((g) => [g.id, g])), quotes };

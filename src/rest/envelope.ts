@@ -8,7 +8,7 @@ export type { JsonSchema };
 type Params = Record<string, unknown>;
 
 export interface Envelope {
-  kind: 'list' | 'page' | 'item';
+  kind: 'list' | 'page' | 'item' | 'events';
   /** The root field of the operation's result that holds the payload. */
   field: string;
   /** The response body of a successful result (or throws AppError, e.g. 404 for a missing item). */
@@ -119,6 +119,48 @@ export function item(field: string, notFound: ErrorCode = 'NOT_FOUND'): Envelope
       // the 404 takes the null case, so a 200 body always has an object
       const nonNull = Array.isArray(type) ? { ...rest, type: type.filter((t) => t !== 'null') } : fieldSchema;
       return { type: 'object', required: ['success', 'data'], properties: { success, data: described(nonNull, 'The record') } };
+    },
+  };
+}
+
+/**
+ * A Server-Sent Events stream (docs/live-protocol.md) whose root field is one event: never a JSON
+ * body (the SSE transport writes the events), and a schema that describes each event's `data`.
+ */
+export function events(field: string): Envelope {
+  return {
+    kind: 'events',
+    field,
+    body() {
+      throw new Error('an event stream has no JSON body');
+    },
+    schema(fieldSchema) {
+      const parts = (fieldSchema.properties ?? {}) as Record<string, JsonSchema>;
+      const nonNull = (s: JsonSchema | undefined): JsonSchema => (s?.anyOf ? ((s.anyOf as JsonSchema[])[0] ?? {}) : (s ?? {}));
+      const snapshot = nonNull(parts.snapshot);
+      const snapshotParts = (snapshot.properties ?? {}) as Record<string, JsonSchema>;
+      const liveOdds = {
+        type: 'object',
+        required: ['success', 'data', 'count', 'updated_at', 'reason', 'stream', 'seq'],
+        properties: {
+          success,
+          data: itemsSchema(snapshot),
+          count: { type: 'integer', minimum: 0 },
+          updated_at: snapshotParts.updated_at ?? {},
+          reason: { type: 'string', enum: ['snapshot', 'interval', 'resync'] },
+          stream: { type: 'string', const: 'global' },
+          seq: { type: 'integer' },
+          resync_reason: { type: 'string', enum: ['history_expired', 'unknown_event_id'] },
+        },
+      };
+      const heartbeat = { type: 'object', required: ['server_time'], properties: { server_time: { type: 'string', format: 'date-time' } } };
+      return {
+        type: 'string',
+        description:
+          'Server-Sent Events. `id:` is the global sequence number (give it back as Last-Event-ID). Events: live_odds (a snapshot, or ' +
+          '{success: false, error} before the stream ends), odds_change (a delta), heartbeat (server time). x-events gives the JSON of each `data:` line.',
+        'x-events': { live_odds: liveOdds, odds_change: nonNull(parts.change), heartbeat },
+      };
     },
   };
 }

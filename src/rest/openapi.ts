@@ -121,7 +121,8 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
   const paths: Record<string, Record<string, unknown>> = {};
   const seen = new Set<string>();
   for (const route of routes) {
-    const document = operations.get(route.operation);
+    // An event stream's subscription is built from the live operations (it is not an operation file).
+    const document = route.eventStream ? route.eventStream.document(schema) : operations.get(route.operation);
     if (!document) throw new Error(`route ${route.path}: no operation ${route.operation}`);
     const operationId = route.operationId ?? route.operation;
     if (seen.has(operationId)) throw new Error(`route ${route.path}: operationId ${operationId} is taken; give the route its own operationId`);
@@ -139,22 +140,24 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
       };
     });
     const post = route.method === 'POST';
-    // A POST answer is one caller's own question: never cached, so no conditional request.
-    if (!post) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
+    // A POST answer is one caller's own question and a stream never ends: neither is cached, so
+    // neither has a conditional request.
+    const cached = !post && !route.eventStream;
+    if (cached) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
     // A route without an example yet still serves (rest-openapi.test.ts asks for one per response).
     const example = examples.operations[operationId];
     const responses: Record<string, unknown> = {
       200: {
         description: route.summary,
-        headers: { 'X-Request-Id': header('X-Request-Id'), ...CACHE_HEADERS, ...RATE_HEADERS },
+        headers: { 'X-Request-Id': header('X-Request-Id'), ...(cached && CACHE_HEADERS), ...RATE_HEADERS },
         content: {
-          'application/json': {
+          [route.eventStream ? 'text/event-stream' : 'application/json']: {
             schema: route.envelope.schema(rootFieldSchema(schema, document, route.envelope.field)),
             ...(example && { examples: { [operationId]: { summary: example.request, value: example.body } } }),
           },
         },
       },
-      ...(!post && { 304: { $ref: '#/components/responses/NotModified' } }),
+      ...(cached && { 304: { $ref: '#/components/responses/NotModified' } }),
     };
     for (const status of [...new Set([...COMMON_ERRORS, ...(post ? [413] : []), ...(route.errors ?? [])])].sort()) {
       responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };

@@ -1,3 +1,4 @@
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
 import type { Envelope, JsonSchema } from './envelope';
 
@@ -43,6 +44,12 @@ export interface Route {
    * Default `odds`. Revalidation with If-None-Match is cheap whatever the class.
    */
   freshness?: Freshness;
+  /**
+   * A Server-Sent Events stream rather than a JSON answer: served by src/transports/sse.ts (the REST
+   * handler passes it on) and shown as text/event-stream. `document` builds its subscription, since
+   * it is not one of the operation files.
+   */
+  eventStream?: { document: (schema: GraphQLSchema) => DocumentNode };
 }
 
 export type Freshness = 'live' | 'odds' | 'history' | 'reference';

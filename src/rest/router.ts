@@ -119,7 +119,8 @@ export interface RestHandler {
 export function createRestHandler(deps: RestDeps): RestHandler {
   const prefix = deps.prefix ?? '/api/v1/nba/odds';
   const operations: Map<string, DocumentNode> = loadOperations(deps.schema);
-  const compiled: CompiledRoute[] = (deps.routes ?? ROUTES).map((route) => {
+  // Event streams have their own transport (src/transports/sse.ts).
+  const compiled: CompiledRoute[] = (deps.routes ?? ROUTES).filter((route) => !route.eventStream).map((route) => {
     const document = operations.get(route.operation);
     if (!document) throw new Error(`route ${route.path}: no operation file src/graphql/operations/${route.operation}.graphql`);
     // Express's matching: case-insensitive, an optional trailing slash, parameters URI-decoded.

@@ -125,7 +125,7 @@ interface Group {
   stop: () => void;
 }
 
-function snapshotPayload(result: ExecutionResult, reason: string): Snapshot | { error: string } {
+export function snapshotPayload(result: ExecutionResult, reason: string): Snapshot | { error: string } {
   if (result.errors?.length) {
     const original = result.errors[0]!.originalError;
     return { error: original instanceof AppError ? original.message : 'internal error' };

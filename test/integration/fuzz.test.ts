@@ -91,8 +91,12 @@ test('the OpenAPI document lists the REST routes to fuzz', () => {
 });
 
 describe('when every documented REST parameter gets hostile values, then no answer is a 5xx', () => {
-  // GET routes (the POST routes' bodies are fuzzed in closing.test.ts).
-  const paths = (): [string, any][] => Object.entries(doc.paths).flatMap(([path, item]: [string, any]) => (item.get ? [[path, item.get]] : []));
+  // GET routes answering JSON: the POST routes' bodies are fuzzed in closing.test.ts, and the event
+  // stream (which never ends when accepted) in sse-stream.test.ts.
+  const paths = (): [string, any][] =>
+    Object.entries(doc.paths)
+      .filter(([, item]: [string, any]) => item.get?.responses[200].content['application/json'])
+      .map(([path, item]: [string, any]) => [path, item.get]);
 
   test('every route, every parameter (generated)', async () => {
     let seed = 12;

@@ -100,6 +100,7 @@ describe('GET /markets/moneyline', () => {
       ev_per_100: 0.41,
       profitable: true,
       stale: false,
+      stale_reason: null,
       arbitrage: false,
       devig_method: 'multiplicative',
       reference: 'sharp',
@@ -146,7 +147,7 @@ describe('GET /markets/moneyline', () => {
       total_implied_probability: 0.9524,
       profit_percentage: 5,
       stake: 0.5,
-      complement: { book_id: 79, book_name: 'bet365', side: 'away', point: null, decimal: 2.1, american: '+110', stake: 0.5 },
+      complement: { book_id: 79, book_name: 'bet365', side: 'away', point: null, decimal: 2.1, american: '+110', stake: 0.5, stale: false },
     });
     expect(find(data, B, 79, 'away').ev).toMatchObject({ arbitrage: true, arbitrage_detail: { complement: { book_id: 68, side: 'home' } } });
     // 68 away -130 with the best home +110: 0.565217 + 0.476190 = 1.041 > 1.

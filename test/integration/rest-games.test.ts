@@ -35,7 +35,8 @@ const GAME_FIELDS = [
   'updated_at',
 ];
 const TEAM_FIELDS = ['id', 'full_name', 'display_name', 'short_name', 'location', 'abbr', 'logo', 'primary_color', 'secondary_color', 'conference_type', 'division_type', 'url_slug', 'standings', 'core_id'];
-const OUTCOME_FIELDS = ['outcome_id', 'book_id', 'market_type', 'side', 'team_id', 'team', 'point', 'odds', 'is_live', 'is_available', 'line_status', 'period', 'result', 'graded_at'];
+// result and graded_at (grading), confirmed_at and price_changed_at (freshness): extensions (docs/closing-and-grading.md, docs/freshness.md).
+const OUTCOME_FIELDS = ['outcome_id', 'book_id', 'market_type', 'side', 'team_id', 'team', 'point', 'odds', 'is_live', 'is_available', 'line_status', 'period', 'result', 'graded_at', 'confirmed_at', 'price_changed_at'];
 
 describe('GET /games', () => {
   test('when listing a day, then every game has every spec field, ordered by start_time then game_id', async () => {

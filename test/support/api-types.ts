@@ -236,6 +236,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nba/odds/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The resumable odds stream: Server-Sent Events with the /live-odds snapshot and delta messages (all paid plans)
+         * @description A live_odds snapshot (or, with Last-Event-ID, every change since that event from the stored change log, as one odds_change), then one odds_change per ingest that changed something in the filter, a live_odds snapshot every LIVE_PUSH_INTERVAL_MS and heartbeat events. Every event id is a global sequence number that survives restarts; a Last-Event-ID older than the log keeps (at least 24 h) or never issued gets a snapshot with resync_reason. The key may be given as api_key (EventSource cannot set headers). docs/live-protocol.md.
+         */
+        get: operations["OddsStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/nba/odds/live/movement": {
         parameters: {
             query?: never;
@@ -785,6 +805,16 @@ export interface operations {
                                          * @description When the score the result was computed from was last changed by the feed; null without a result.
                                          */
                                         graded_at: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -870,6 +900,16 @@ export interface operations {
                                          * @description When the score the result was computed from was last changed by the feed; null without a result.
                                          */
                                         graded_at: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -955,6 +995,16 @@ export interface operations {
                                          * @description When the score the result was computed from was last changed by the feed; null without a result.
                                          */
                                         graded_at: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -1280,6 +1330,16 @@ export interface operations {
                                          * @description When the score the result was computed from was last changed by the feed; null without a result.
                                          */
                                         graded_at: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -1365,6 +1425,16 @@ export interface operations {
                                          * @description When the score the result was computed from was last changed by the feed; null without a result.
                                          */
                                         graded_at: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -1450,6 +1520,16 @@ export interface operations {
                                          * @description When the score the result was computed from was last changed by the feed; null without a result.
                                          */
                                         graded_at: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -1689,6 +1769,16 @@ export interface operations {
                                          * @description When the score the result was computed from was last changed by the feed; null without a result.
                                          */
                                         graded_at: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                 };
                                 /** @description Spread market. */
@@ -1749,6 +1839,16 @@ export interface operations {
                                          * @description When the score the result was computed from was last changed by the feed; null without a result.
                                          */
                                         graded_at: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                 };
                                 /** @description Total (over/under) market. */
@@ -1809,6 +1909,16 @@ export interface operations {
                                          * @description When the score the result was computed from was last changed by the feed; null without a result.
                                          */
                                         graded_at: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                 };
                             };
@@ -2358,6 +2468,13 @@ export interface operations {
                             line_status: string | null;
                             /** @description full_game or first_half. */
                             period: string;
+                            /**
+                             * Format: date-time
+                             * @description When the feed last confirmed this price (the last document that carried it).
+                             */
+                            confirmed_at: string;
+                            /** @description Seconds from confirmedAt to the time of the answer (never negative). */
+                            age_seconds: number;
                             /** @description Value metrics. */
                             ev: {
                                 /** @description The price as decimal odds. */
@@ -2376,6 +2493,14 @@ export interface operations {
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
+                                /**
+                                 * @description Why stale is true, the first that applies (src/domain/stale.ts); null when the price is fresh.
+                                 *     not_confirmed: the feed has not confirmed it for 15 minutes (pregame) or 60 seconds (in play);
+                                 *     off_market: its de-vigged probability is more than 0.08 from the consensus; book_frozen: the game
+                                 *     is being played and another book's price in the market moved more than 5 minutes after this
+                                 *     book's last move.
+                                 */
+                                stale_reason: string | null;
                                 /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
@@ -2412,6 +2537,8 @@ export interface operations {
                                         american: string;
                                         /** @description Fraction of the bankroll to stake on this leg, 0..1 (4 decimals). */
                                         stake: number;
+                                        /** @description The leg's price is stale (any StaleReason): the arbitrage may not be there to take. */
+                                        stale: boolean;
                                     };
                                 } | null;
                             };
@@ -2528,6 +2655,13 @@ export interface operations {
                             line_status: string | null;
                             /** @description full_game or first_half. */
                             period: string;
+                            /**
+                             * Format: date-time
+                             * @description When the feed last confirmed this price (the last document that carried it).
+                             */
+                            confirmed_at: string;
+                            /** @description Seconds from confirmedAt to the time of the answer (never negative). */
+                            age_seconds: number;
                             /** @description Value metrics. */
                             ev: {
                                 /** @description The price as decimal odds. */
@@ -2546,6 +2680,14 @@ export interface operations {
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
+                                /**
+                                 * @description Why stale is true, the first that applies (src/domain/stale.ts); null when the price is fresh.
+                                 *     not_confirmed: the feed has not confirmed it for 15 minutes (pregame) or 60 seconds (in play);
+                                 *     off_market: its de-vigged probability is more than 0.08 from the consensus; book_frozen: the game
+                                 *     is being played and another book's price in the market moved more than 5 minutes after this
+                                 *     book's last move.
+                                 */
+                                stale_reason: string | null;
                                 /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
@@ -2582,6 +2724,8 @@ export interface operations {
                                         american: string;
                                         /** @description Fraction of the bankroll to stake on this leg, 0..1 (4 decimals). */
                                         stake: number;
+                                        /** @description The leg's price is stale (any StaleReason): the arbitrage may not be there to take. */
+                                        stale: boolean;
                                     };
                                 } | null;
                             };
@@ -2698,6 +2842,13 @@ export interface operations {
                             line_status: string | null;
                             /** @description full_game or first_half. */
                             period: string;
+                            /**
+                             * Format: date-time
+                             * @description When the feed last confirmed this price (the last document that carried it).
+                             */
+                            confirmed_at: string;
+                            /** @description Seconds from confirmedAt to the time of the answer (never negative). */
+                            age_seconds: number;
                             /** @description Value metrics. */
                             ev: {
                                 /** @description The price as decimal odds. */
@@ -2716,6 +2867,14 @@ export interface operations {
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
+                                /**
+                                 * @description Why stale is true, the first that applies (src/domain/stale.ts); null when the price is fresh.
+                                 *     not_confirmed: the feed has not confirmed it for 15 minutes (pregame) or 60 seconds (in play);
+                                 *     off_market: its de-vigged probability is more than 0.08 from the consensus; book_frozen: the game
+                                 *     is being played and another book's price in the market moved more than 5 minutes after this
+                                 *     book's last move.
+                                 */
+                                stale_reason: string | null;
                                 /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
@@ -2752,6 +2911,8 @@ export interface operations {
                                         american: string;
                                         /** @description Fraction of the bankroll to stake on this leg, 0..1 (4 decimals). */
                                         stake: number;
+                                        /** @description The leg's price is stale (any StaleReason): the arbitrage may not be there to take. */
+                                        stale: boolean;
                                     };
                                 } | null;
                             };
@@ -3036,6 +3197,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -3115,6 +3286,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -3194,6 +3375,16 @@ export interface operations {
                                         line_status: string | null;
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
                                     }[];
                                     /** @description Null when no real book quotes the market. */
                                     consensus: {
@@ -3221,6 +3412,47 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    OddsStream: {
+        parameters: {
+            query?: {
+                /** @description Only this game */
+                game_id?: number;
+                /** @description Only this market type */
+                market_type?: "moneyline" | "spread" | "total" | "player_props";
+                /** @description Only this sportsbook */
+                book_id?: number;
+                /** @description The API key, for clients that cannot send Authorization (a browser EventSource) */
+                api_key?: string;
+                /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header */
+                last_event_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resumable odds stream: Server-Sent Events with the /live-odds snapshot and delta messages (all paid plans) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3652,6 +3884,16 @@ export interface operations {
                                              * @description When the score the result was computed from was last changed by the feed; null without a result.
                                              */
                                             graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
                                         }[];
                                         /** @description Null when no real book quotes the market. */
                                         consensus: {
@@ -3737,6 +3979,16 @@ export interface operations {
                                              * @description When the score the result was computed from was last changed by the feed; null without a result.
                                              */
                                             graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
                                         }[];
                                         /** @description Null when no real book quotes the market. */
                                         consensus: {
@@ -3822,6 +4074,16 @@ export interface operations {
                                              * @description When the score the result was computed from was last changed by the feed; null without a result.
                                              */
                                             graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
                                         }[];
                                         /** @description Null when no real book quotes the market. */
                                         consensus: {
@@ -4054,9 +4316,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4344,9 +4603,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];

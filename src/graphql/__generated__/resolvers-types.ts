@@ -109,6 +109,8 @@ export type ArbitrageLeg = {
   side: Scalars['String']['output'];
   /** Fraction of the bankroll to stake on this leg, 0..1 (4 decimals). */
   stake: Scalars['Float']['output'];
+  /** The leg's price is stale (any StaleReason): the arbitrage may not be there to take. */
+  stale: Scalars['Boolean']['output'];
 };
 
 /** A mean price. */
@@ -445,6 +447,14 @@ export type Ev = {
   referencePoint: Maybe<Scalars['Float']['output']>;
   /** Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
   stale: Scalars['Boolean']['output'];
+  /**
+   * Why stale is true, the first that applies (src/domain/stale.ts); null when the price is fresh.
+   * not_confirmed: the feed has not confirmed it for 15 minutes (pregame) or 60 seconds (in play);
+   * off_market: its de-vigged probability is more than 0.08 from the consensus; book_frozen: the game
+   * is being played and another book's price in the market moved more than 5 minutes after this
+   * book's last move.
+   */
+  staleReason: Maybe<Scalars['String']['output']>;
   /** Reference probability with the margin removed (see `reference`); null when the market has no two-way price anywhere. */
   trueProbability: Maybe<Scalars['Float']['output']>;
 };
@@ -678,10 +688,14 @@ export type LineMovementRecord = {
 /** One book's price in a cross-game listing (spec 2.4 Outcome with gameId, value and ev). */
 export type ListingOutcome = {
   __typename?: 'ListingOutcome';
+  /** Seconds from confirmedAt to the time of the answer (never negative). */
+  ageSeconds: Scalars['Int']['output'];
   /** The sportsbook. */
   bookId: Scalars['Int']['output'];
   /** Extension: the sportsbook's name. */
   bookName: Maybe<Scalars['String']['output']>;
+  /** When the feed last confirmed this price (the last document that carried it). */
+  confirmedAt: Scalars['DateTime']['output'];
   /** Value metrics. */
   ev: Ev;
   /** The game. */
@@ -944,11 +958,38 @@ export type Odds = {
   original: Maybe<Scalars['Float']['output']>;
 };
 
+/** One event of the resumable odds stream. */
+export type OddsStreamEvent = {
+  __typename?: 'OddsStreamEvent';
+  /** The delta (kind change); its seq is the event's sequence and its baseSeq the previous event's. */
+  change: Maybe<LiveOddsChange>;
+  /** snapshot (a full snapshot in `snapshot`: replaces the client's state) or change (a delta in `change`). */
+  kind: Scalars['String']['output'];
+  /**
+   * On a snapshot sent instead of the missed changes a client asked for, why they could not be
+   * replayed: history_expired (the last event id is older than the change log keeps, at least 24
+   * hours) or unknown_event_id (this database never issued it). Null otherwise.
+   */
+  resyncReason: Maybe<Scalars['String']['output']>;
+  /**
+   * Global sequence number of the event: the ingest that the event's data includes, counted by the
+   * database, so it survives restarts and is the same in every API process. Strictly increasing along
+   * a connection, except heartbeats, which repeat it. Give it back as Last-Event-ID to resume.
+   */
+  sequence: Scalars['Long']['output'];
+  /** The full live snapshot (kind snapshot); its seq is the event's sequence. */
+  snapshot: Maybe<LiveOdds>;
+};
+
 /** One book's price on one side of a market (spec 2.4). */
 export type Outcome = {
   __typename?: 'Outcome';
+  /** Seconds from confirmedAt to the time of the answer (never negative). */
+  ageSeconds: Scalars['Int']['output'];
   /** The sportsbook. */
   bookId: Scalars['Int']['output'];
+  /** When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it). */
+  confirmedAt: Scalars['DateTime']['output'];
   /** The game. */
   gameId: Scalars['Int']['output'];
   /** When the score the result was computed from was last changed by the feed; null without a result. */
@@ -973,6 +1014,8 @@ export type Outcome = {
   period: Scalars['String']['output'];
   /** The side's handicap (spread) or the total (total); null on moneylines. */
   point: Maybe<Scalars['Float']['output']>;
+  /** When the price or point last moved (not merely confirmed). */
+  priceChangedAt: Scalars['DateTime']['output'];
   /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result. */
   result: Maybe<BetResult>;
   /** home, away, over, under. */
@@ -1262,6 +1305,13 @@ export type Subscription = {
    * subscription fails with a message saying to take a fresh snapshot. docs/live-protocol.md.
    */
   liveOddsChanges: LiveOddsChange;
+  /**
+   * The resumable odds stream (all paid plans): the filter of liveOdds, then a snapshot (or, with
+   * lastEventId, every change since that event read from the stored change log, as one change),
+   * then one change per ingest that changed something inside the filter and a snapshot every
+   * LIVE_PUSH_INTERVAL_MS. lastEventId: the sequence of the last event applied (a decimal integer).
+   */
+  oddsStream: OddsStreamEvent;
 };
 
 
@@ -1280,6 +1330,15 @@ export type SubscriptionLiveOddsChangesArgs = {
   gameId?: InputMaybe<Scalars['Int']['input']>;
   marketType?: InputMaybe<LiveMarketType>;
   stream?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Live pushes over graphql-ws (/graphql); every field needs an API key on a paid plan. */
+export type SubscriptionOddsStreamArgs = {
+  bookId?: InputMaybe<Scalars['Int']['input']>;
+  gameId?: InputMaybe<Scalars['Int']['input']>;
+  lastEventId?: InputMaybe<Scalars['String']['input']>;
+  marketType?: InputMaybe<LiveMarketType>;
 };
 
 export { SubscriptionStatus };
@@ -1480,6 +1539,7 @@ export type ResolversTypes = {
   MovementGame: ResolverTypeWrapper<MovementGame>;
   Mutation: ResolverTypeWrapper<{}>;
   Odds: ResolverTypeWrapper<Odds>;
+  OddsStreamEvent: ResolverTypeWrapper<Omit<OddsStreamEvent, 'change' | 'snapshot'> & { change?: Maybe<ResolversTypes['LiveOddsChange']>, snapshot?: Maybe<ResolversTypes['LiveOdds']> }>;
   Outcome: ResolverTypeWrapper<OutcomeModel>;
   Period: Period;
   PeriodScore: ResolverTypeWrapper<PeriodScore>;
@@ -1553,6 +1613,7 @@ export type ResolversParentTypes = {
   MovementGame: MovementGame;
   Mutation: {};
   Odds: Odds;
+  OddsStreamEvent: Omit<OddsStreamEvent, 'change' | 'snapshot'> & { change?: Maybe<ResolversParentTypes['LiveOddsChange']>, snapshot?: Maybe<ResolversParentTypes['LiveOdds']> };
   Outcome: OutcomeModel;
   PeriodScore: PeriodScore;
   PublicBettingSummary: PublicBettingSummary;
@@ -1610,6 +1671,7 @@ export type ArbitrageLegResolvers<ContextType = GraphQLContext, ParentType exten
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   stake?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  stale?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1804,6 +1866,7 @@ export type EvResolvers<ContextType = GraphQLContext, ParentType extends Resolve
   referenceBookCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   referencePoint?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   stale?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  staleReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   trueProbability?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
@@ -1931,8 +1994,10 @@ export type LineMovementRecordResolvers<ContextType = GraphQLContext, ParentType
 };
 
 export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListingOutcome'] = ResolversParentTypes['ListingOutcome']> = {
+  ageSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   bookName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  confirmedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   ev?: Resolver<ResolversTypes['Ev'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   isAvailable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2075,8 +2140,19 @@ export type OddsResolvers<ContextType = GraphQLContext, ParentType extends Resol
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type OddsStreamEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OddsStreamEvent'] = ResolversParentTypes['OddsStreamEvent']> = {
+  change?: Resolver<Maybe<ResolversTypes['LiveOddsChange']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  resyncReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['Long'], ParentType, ContextType>;
+  snapshot?: Resolver<Maybe<ResolversTypes['LiveOdds']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Outcome'] = ResolversParentTypes['Outcome']> = {
+  ageSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  confirmedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   gradedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   isAvailable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2089,6 +2165,7 @@ export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends Re
   outcomeId?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  priceChangedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   result?: Resolver<Maybe<ResolversTypes['BetResult']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   team?: Resolver<Maybe<ResolversTypes['TeamBrief']>, ParentType, ContextType>;
@@ -2168,6 +2245,7 @@ export type StandingsResolvers<ContextType = GraphQLContext, ParentType extends 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   liveOdds?: SubscriptionResolver<ResolversTypes['LiveOdds'], "liveOdds", ParentType, ContextType, Partial<SubscriptionLiveOddsArgs>>;
   liveOddsChanges?: SubscriptionResolver<ResolversTypes['LiveOddsChange'], "liveOddsChanges", ParentType, ContextType, Partial<SubscriptionLiveOddsChangesArgs>>;
+  oddsStream?: SubscriptionResolver<ResolversTypes['OddsStreamEvent'], "oddsStream", ParentType, ContextType, Partial<SubscriptionOddsStreamArgs>>;
 };
 
 export type SubscriptionStatusResolvers = EnumResolverSignature<{ ACTIVE?: any, CANCELED?: any, INACTIVE?: any }, ResolversTypes['SubscriptionStatus']>;
@@ -2267,6 +2345,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MovementGame?: MovementGameResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Odds?: OddsResolvers<ContextType>;
+  OddsStreamEvent?: OddsStreamEventResolvers<ContextType>;
   Outcome?: OutcomeResolvers<ContextType>;
   Period?: PeriodResolvers;
   PeriodScore?: PeriodScoreResolvers<ContextType>;

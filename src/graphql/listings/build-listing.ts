@@ -2,7 +2,7 @@
  * Cross-game market listings (spec 4.5-4.7): every available quote of one market type becomes a
  * listing entry carrying its value metrics. Pure assembly over rows already read from the database:
  * the probability math itself is src/domain's (devig, consensusProbability, adjustProbabilityForPoint,
- * valueMetrics, isStale, findArbitrage, medianLine); this file only decides which prices feed it.
+ * valueMetrics, staleReason, isBookFrozen, findArbitrage, medianLine); this file only decides which prices feed it.
  *
  * Rules (docs/value-metrics.md is the user-facing version):
  * - A market is one game, market type, period and live flag: pregame and live prices are never mixed.
@@ -21,14 +21,16 @@ import {
   consensusProbability,
   devig,
   findArbitrage,
-  isStale,
+  isBookFrozen,
   medianLine,
   SIDES_BY_MARKET,
+  staleReason,
   valueMetrics,
   type DevigMethod,
   type League,
   type ListingSort,
   type MarketType,
+  type StaleReason,
   type ValueMetrics,
 } from '../../domain';
 
@@ -45,6 +47,8 @@ export interface ListingGame {
   league: League;
   homeTeamId: number;
   awayTeamId: number;
+  /** The game is being played: a book that stops moving meanwhile is flagged (BOOK_FROZEN). Default false. */
+  live?: boolean;
 }
 
 export interface ListingBook {
@@ -95,7 +99,7 @@ export interface ArbitrageDetail {
   profit_percentage: number;
   /** Fraction of the bankroll to stake on this outcome. */
   stake: number;
-  complement: { book_id: number; side: string; point: number | null; decimal: number; american: number; stake: number };
+  complement: { book_id: number; side: string; point: number | null; decimal: number; american: number; stake: number; stale: boolean };
 }
 
 /**
@@ -107,6 +111,8 @@ export interface ListingEv extends Omit<ValueMetrics, 'true_probability' | 'edge
   edge_percentage: number | null;
   ev_per_100: number | null;
   devig_method: DevigMethod;
+  /** Why `stale` is true (domain/stale.ts), or null when the price is fresh. */
+  stale_reason: StaleReason | null;
   reference: ReferenceInfo | null;
   arbitrage_detail: ArbitrageDetail | null;
 }
@@ -165,6 +171,8 @@ export class MarketView {
   /** Median of the books' lines in the first side's convention; null for moneylines or no pair. */
   private readonly centre: number | null;
   private readonly refCache = new Map<string, Reference | null>();
+  /** Book id -> when its price last moved in this market (newest changedAt of its quotes). */
+  private readonly lastMove = new Map<number, number>();
 
   constructor(
     readonly marketType: ListingMarketType,
@@ -182,6 +190,7 @@ export class MarketView {
       const key = `${q.side}|${this.lineOf(q)}`;
       const current = this.best.get(key);
       if (!current || q.decimal > current.decimal || (q.decimal === current.decimal && q.bookId < current.bookId)) this.best.set(key, q);
+      this.lastMove.set(q.bookId, Math.max(this.lastMove.get(q.bookId) ?? -Infinity, q.changedAt.getTime()));
     }
     const bookLines: number[] = [];
     for (const [bookId, sides] of byBook) {
@@ -273,8 +282,25 @@ export class MarketView {
     return { probability: consensus[index] as number, reference: 'consensus', reference_point: point, point_adjusted: false, reference_book_count: group.pairs.length };
   }
 
+  /** Whether `bookId` stopped moving in this market while the game is played (domain isBookFrozen). */
+  frozen(bookId: number): boolean {
+    const own = this.lastMove.get(bookId);
+    if (own === undefined) return false;
+    let others: number | null = null;
+    for (const [id, at] of this.lastMove) if (id !== bookId && (others === null || at > others)) others = at;
+    return isBookFrozen({ gameLive: this.game.live ?? false, bookLastMove: new Date(own), othersLastMove: others === null ? null : new Date(others) });
+  }
+
+  /** Why `q` is stale at `now`, or null: its age, its distance from the consensus, or its frozen book. */
+  staleReason(q: ListingQuote, now: Date): StaleReason | null {
+    // Staleness compares the book with the market, so the consensus here ignores the sharp preference.
+    const consensus = this.reference(q.side, this.lineOf(q), false);
+    const own = this.ownProbability(q) ?? 1 / q.decimal;
+    return staleReason({ seenAt: q.seenAt, now, isLive: q.isLive, probability: own, consensusProbability: consensus?.probability ?? null, bookFrozen: this.frozen(q.bookId) });
+  }
+
   /** The best price on the other side at the quote's line, when the two make an arbitrage. */
-  arbitrage(q: ListingQuote): ArbitrageDetail | null {
+  arbitrage(q: ListingQuote, now: Date): ArbitrageDetail | null {
     const [first, second] = SIDES[this.marketType];
     const other = this.best.get(`${q.side === first ? second : first}|${this.lineOf(q)}`);
     if (!other) return null;
@@ -284,7 +310,16 @@ export class MarketView {
       total_implied_probability: arb.total_implied_probability,
       profit_percentage: arb.profit_percentage,
       stake: arb.stakes[0] as number,
-      complement: { book_id: other.bookId, side: other.side, point: other.point, decimal: other.decimal, american: other.american, stake: arb.stakes[1] as number },
+      complement: {
+        book_id: other.bookId,
+        side: other.side,
+        point: other.point,
+        decimal: other.decimal,
+        american: other.american,
+        stake: arb.stakes[1] as number,
+        // An arbitrage is only as good as its staler leg: marked, so it is not advertised as certain.
+        stale: this.staleReason(other, now) !== null,
+      },
     };
   }
 }
@@ -336,17 +371,15 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
 function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: DevigMethod, now: Date): ListingEntry {
   const line = view.lineOf(q);
   const reference = view.reference(q.side, line, true);
-  // Staleness compares the book with the market, so the consensus here ignores the sharp preference.
-  const consensus = view.reference(q.side, line, false);
-  const own = view.ownProbability(q) ?? 1 / q.decimal;
-  const stale = isStale({ seenAt: q.seenAt, now, isLive: q.isLive, probability: own, consensusProbability: consensus?.probability ?? null });
-  const arbitrageDetail = view.arbitrage(q);
+  const reason = view.staleReason(q, now);
+  const stale = reason !== null;
+  const arbitrageDetail = view.arbitrage(q, now);
   const arbitrage = arbitrageDetail !== null;
   let ev: ListingEv;
   if (reference) {
     const metrics = valueMetrics({ decimalOdds: q.decimal, trueProbability: reference.probability, stale, arbitrage });
     const { probability: _p, ...info } = reference;
-    ev = { ...metrics, devig_method: method, reference: info, arbitrage_detail: arbitrageDetail };
+    ev = { ...metrics, devig_method: method, stale_reason: reason, reference: info, arbitrage_detail: arbitrageDetail };
   } else {
     ev = {
       decimal_odds: q.decimal,
@@ -359,6 +392,7 @@ function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: 
       stale,
       arbitrage,
       devig_method: method,
+      stale_reason: reason,
       reference: null,
       arbitrage_detail: arbitrageDetail,
     };

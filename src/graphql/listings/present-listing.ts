@@ -16,8 +16,11 @@ export interface TeamBriefModel {
   abbr: string | null;
 }
 
-/** The GraphQL ListingOutcome of one entry; `team` and `bookName` are looked up by the caller. */
-export function presentEntry(entry: ListingEntry, team: TeamBriefModel | null, bookName: (id: number) => string | null) {
+/** Whole seconds from `from` to `now`, never negative (a clock behind the feed's shows 0). */
+export const ageSeconds = (from: Date, now: Date) => Math.max(0, Math.floor((now.getTime() - from.getTime()) / 1000));
+
+/** The GraphQL ListingOutcome of one entry at `now`; `team` and `bookName` are looked up by the caller. */
+export function presentEntry(entry: ListingEntry, team: TeamBriefModel | null, bookName: (id: number) => string | null, now: Date) {
   const q = entry.quote;
   return {
     // The feed's outcome ids are integers; a missing or non-numeric one is left out.
@@ -36,6 +39,8 @@ export function presentEntry(entry: ListingEntry, team: TeamBriefModel | null, b
     isAvailable: q.isAvailable,
     lineStatus: q.lineStatus,
     period: q.period,
+    confirmedAt: q.seenAt,
+    ageSeconds: ageSeconds(q.seenAt, now),
     ev: presentEv(entry.ev, bookName),
   };
 }
@@ -51,6 +56,7 @@ function presentEv(ev: ListingEv, bookName: (id: number) => string | null) {
     evPer100: maybe(ev.ev_per_100, percent),
     profitable: ev.profitable,
     stale: ev.stale,
+    staleReason: ev.stale_reason,
     arbitrage: ev.arbitrage,
     devigMethod: ev.devig_method,
     reference: ev.reference?.reference ?? null,
@@ -74,6 +80,7 @@ function presentArbitrage(a: ArbitrageDetail, bookName: (id: number) => string |
       decimal: a.complement.decimal,
       american: formatAmerican(a.complement.american),
       stake: probability(a.complement.stake),
+      stale: a.complement.stale,
     },
   };
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_DEVIG_METHOD, SIDES_BY_MARKET, type ListingSort, type MarketType } from '../../domain';
+import { DEFAULT_DEVIG_METHOD, LIVE_STATUSES, SIDES_BY_MARKET, type ListingSort, type MarketType } from '../../domain';
 import { findListingRows } from '../../db/listing-repository';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { checkSomeOf, dayOrToday, invalidParameter, list } from '../arguments';
@@ -36,6 +36,7 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
         league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
         homeTeamId: g.homeTeamId,
         awayTeamId: g.awayTeamId,
+        live: LIVE_STATUSES.includes(g.status),
       })),
       quotes: rows.quotes,
       books,
@@ -54,6 +55,6 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
       teams.set(id, team && !(team instanceof Error) ? { id, name: team.fullName, abbr: team.abbr } : { id, name: null, abbr: null });
     }
     const bookName = (id: number) => books.get(id)?.name ?? null;
-    return entries.map((e) => presentEntry(e, e.quote.teamId === null ? null : (teams.get(e.quote.teamId) ?? null), bookName));
+    return entries.map((e) => presentEntry(e, e.quote.teamId === null ? null : (teams.get(e.quote.teamId) ?? null), bookName, ctx.now));
   },
 };

@@ -2,12 +2,14 @@ import type { Resolvers } from '../__generated__/resolvers-types';
 import { Account, AdminQuery, ApiKeyListing, Mutation } from './Admin';
 import { ClosingQuery, OutcomeGrade } from './Closing';
 import { BettingInfo, ConsensusRecord } from './Consensus';
+import { OutcomeFreshness } from './Freshness';
 import { Boxscore, Game } from './Game';
 import { Market, Markets, Outcome } from './Market';
 import { ListingQuery } from './Listing';
 import { LiveHistoricalQuery } from './LiveHistorical';
 import { LiveMovementQuery } from './LiveMovement';
 import { LiveOdds, LiveOddsFields, LiveQuery } from './LiveOdds';
+import { OddsStreamSubscription } from './OddsStream';
 import { LiveGameChange, LiveOddsChange, LiveQuoteChange } from './LiveOddsChange';
 import { Query } from './Query';
 import { enumResolvers } from '../enums';
@@ -31,4 +33,6 @@ export const resolvers: Resolvers[] = [
   { Query: LiveHistoricalQuery },
   { Query: ClosingQuery, Outcome: OutcomeGrade },
   { Subscription, LiveOddsChange, LiveGameChange, LiveQuoteChange },
+  { Subscription: OddsStreamSubscription },
+  { Outcome: OutcomeFreshness },
 ];

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { list, page } from '../envelope';
+import { events, list, page } from '../envelope';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
-import { date, id, ids, instant, integer, oneOf, required, someOf, withDefault } from '../params';
+import { date, id, ids, instant, integer, oneOf, required, someOf, text, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_ALIASES } from './periods';
-import { liveOddsVariables } from '../../graphql/operations';
+import { liveOddsVariables, OPERATIONS_DIR } from '../../graphql/operations';
+import { ODDS_STREAM_FIELD, oddsStreamDocument } from '../../graphql/stream-document';
 
 // Live odds, line movement and historical odds (spec 4.8-4.10). The resolvers (src/graphql/resolvers/
 // Live*.ts) check the plans and the arguments; this table only names parameters and envelopes.
@@ -27,6 +28,28 @@ export const liveRoutes = defineRoutes([
     operation: 'LiveOdds',
     variables: liveOddsVariables,
     envelope: list('live'),
+    errors: [403],
+    tags: ['live'],
+    freshness: 'live',
+  },
+  {
+    path: '/stream',
+    summary: 'The resumable odds stream: Server-Sent Events with the /live-odds snapshot and delta messages (all paid plans)',
+    description:
+      'A live_odds snapshot (or, with Last-Event-ID, every change since that event from the stored change log, as one odds_change), then one ' +
+      'odds_change per ingest that changed something in the filter, a live_odds snapshot every LIVE_PUSH_INTERVAL_MS and heartbeat events. ' +
+      'Every event id is a global sequence number that survives restarts; a Last-Event-ID older than the log keeps (at least 24 h) or never ' +
+      'issued gets a snapshot with resync_reason. The key may be given as api_key (EventSource cannot set headers). docs/live-protocol.md.',
+    params: z.object({
+      game_id: id('Only this game'),
+      market_type: oneOf('Only this market type', ENUM_VOCABULARY.LiveMarketType),
+      book_id: id('Only this sportsbook'),
+      api_key: text('The API key, for clients that cannot send Authorization (a browser EventSource)', 200),
+      last_event_id: text('Resume after this event id, for clients that cannot send the Last-Event-ID header'),
+    }),
+    operation: 'OddsStream',
+    envelope: events(ODDS_STREAM_FIELD),
+    eventStream: { document: (schema) => oddsStreamDocument(schema, OPERATIONS_DIR) },
     errors: [403],
     tags: ['live'],
     freshness: 'live',

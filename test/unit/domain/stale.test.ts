@@ -1,6 +1,10 @@
 import {
   CONSENSUS_DEVIATION_THRESHOLD,
+  FROZEN_BOOK_AFTER_MS,
+  isBookFrozen,
   isStale,
+  staleReason,
+  type BookMovementInput,
   LIVE_STALE_AFTER_MS,
   PREGAME_STALE_AFTER_MS,
   type StalenessInput,
@@ -38,5 +42,37 @@ describe('isStale', () => {
     ['a fresh live quote far from consensus', { isLive: true, seenAt: ago(1_000), probability: 0.7, consensusProbability: 0.5 }, true],
   ])('when it is %s, then stale is %p', (_label, overrides, expected) => {
     expect(isStale({ ...fresh, ...overrides })).toBe(expected);
+  });
+});
+
+describe('staleReason', () => {
+  test.each<[string, Partial<StalenessInput> & { bookFrozen?: boolean }, string | null]>([
+    ['a fresh quote', {}, null],
+    ['a live quote not confirmed for 61 s', { isLive: true, seenAt: ago(61_000) }, 'not_confirmed'],
+    ['a quote 0.1 off the consensus', { probability: 0.6, consensusProbability: 0.5 }, 'off_market'],
+    ['a quote of a frozen book', { bookFrozen: true }, 'book_frozen'],
+    ['an old quote of a frozen book, far off the consensus (age first)', { seenAt: ago(16 * 60_000), probability: 0.7, consensusProbability: 0.5, bookFrozen: true }, 'not_confirmed'],
+    ['a confirmed quote of a frozen book, far off the consensus (distance next)', { probability: 0.7, consensusProbability: 0.5, bookFrozen: true }, 'off_market'],
+  ])('when it is %s, then the reason is %p and isStale agrees when the book is not frozen', (_label, overrides, expected) => {
+    expect(staleReason({ ...fresh, ...overrides })).toBe(expected);
+    if (!overrides.bookFrozen) expect(isStale({ ...fresh, ...overrides })).toBe(expected !== null);
+  });
+});
+
+describe('isBookFrozen', () => {
+  const move = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
+  test('when the threshold is read, then it is 5 minutes', () => {
+    expect(FROZEN_BOOK_AFTER_MS).toBe(300_000);
+  });
+  test.each<[string, BookMovementInput, boolean]>([
+    ['the others moved 8 minutes after the book, in play', { gameLive: true, bookLastMove: move(0), othersLastMove: move(8) }, true],
+    ['the others moved exactly 5 minutes after the book', { gameLive: true, bookLastMove: move(0), othersLastMove: move(5) }, false],
+    ['the others moved 5 minutes and 1 ms after the book', { gameLive: true, bookLastMove: move(0), othersLastMove: new Date(move(5).getTime() + 1) }, true],
+    ['the others moved 3 minutes after the book', { gameLive: true, bookLastMove: move(0), othersLastMove: move(3) }, false],
+    ['the book moved last', { gameLive: true, bookLastMove: move(8), othersLastMove: move(0) }, false],
+    ['no other book quotes the market', { gameLive: true, bookLastMove: move(0), othersLastMove: null }, false],
+    ['the game is not being played', { gameLive: false, bookLastMove: move(0), othersLastMove: move(60) }, false],
+  ])('when %s, then frozen is %p', (_label, input, expected) => {
+    expect(isBookFrozen(input)).toBe(expected);
   });
 });

@@ -1,0 +1,229 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { subscribe, type ExecutionResult } from 'graphql';
+import { LiveAuthError, verifyLiveKey } from '../auth/live-key';
+import { bearerToken, type Viewer } from '../auth/viewer';
+import { AppError, ERRORS } from '../errors';
+import { attachLiveFeed } from '../events/live-feed';
+import { createContext } from '../graphql/context';
+import type { LiveOddsChange } from '../graphql/live-streams';
+import { ENUM_VOCABULARY } from '../graphql/enums';
+import { liveOddsVariables, OPERATIONS_DIR, variablesFor } from '../graphql/operations';
+import { oddsStreamDocument } from '../graphql/stream-document';
+import type { LiveTransportDeps } from './graphql-ws';
+import { snapshotPayload, type LiveOddsPayload } from './socket-io';
+
+// GET /api/v1/nba/odds/stream: the resumable odds stream as Server-Sent Events, a thin adapter over
+// Subscription.oddsStream (src/graphql/odds-stream.ts). Its events carry the messages of /live-odds
+// (`live_odds` snapshots, `odds_change` deltas, with the same selections: src/graphql/
+// stream-document.ts) and, as `id:`, the global sequence a reconnect gives
+// back in Last-Event-ID. Keys as on every route (Authorization: Bearer), or `api_key` in the query
+// string, since a browser's EventSource cannot set headers. docs/live-protocol.md has the protocol.
+
+/** Path of the stream under the REST prefix. */
+export const STREAM_PATH = '/stream';
+
+/** What a client is told to wait before reconnecting (the `retry:` field), ms. */
+const RETRY_MS = 2000;
+
+const FILTERS = ['game_id', 'book_id'] as const;
+
+export interface SseDeps extends Omit<LiveTransportDeps, 'httpServer'> {
+  /** The REST prefix (/api/v1/nba/odds). */
+  prefix: string;
+  /** Period of the heartbeat events. */
+  heartbeatMs: number;
+  /** Counts a connection attempt in the key's request budget; a refusal says why (429). */
+  admit?: (viewer: Viewer) => Promise<{ headers: Record<string, string>; refused?: AppError }>;
+  onError?: (error: unknown) => void;
+}
+
+interface StreamEvent {
+  sequence: number;
+  kind: 'snapshot' | 'change';
+  resyncReason: string | null;
+  snapshot: Record<string, unknown> | null;
+  change: LiveOddsChange | null;
+}
+
+/** One SSE event; JSON has no newlines, so `data` fits on one line. */
+function frame(event: string, data: unknown, id?: number | null): string {
+  return `event: ${event}\n${id != null ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+}
+
+/** The query parameters of the stream: the filter of /live-odds and, instead of headers, api_key and last_event_id. */
+function parseQuery(search: URLSearchParams): { variables: Record<string, unknown>; lastEventId: string | null } {
+  const single = (name: string) => {
+    const values = search.getAll(name);
+    if (values.length > 1) throw new AppError('BAD_REQUEST', `invalid parameter ${name}: give it once`);
+    return values[0] ?? null;
+  };
+  const filter: { game_id?: number; market_type?: string; book_id?: number } = {};
+  for (const name of FILTERS) {
+    const value = single(name);
+    if (value === null) continue;
+    if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new AppError('BAD_REQUEST', `invalid parameter ${name}: must be a positive integer`);
+    filter[name] = Number(value);
+  }
+  const type = single('market_type');
+  if (type !== null) {
+    const allowed: readonly string[] = ENUM_VOCABULARY.LiveMarketType;
+    if (!allowed.includes(type)) throw new AppError('BAD_REQUEST', `invalid parameter market_type: must be one of ${allowed.join(', ')}`);
+    filter.market_type = type;
+  }
+  single('api_key');
+  return { variables: liveOddsVariables(filter), lastEventId: single('last_event_id') };
+}
+
+/** The status and message of a refusal from the subscription's start. */
+function refusalOf(result: ExecutionResult): AppError {
+  const original = result.errors?.[0]?.originalError;
+  if (original instanceof AppError) return original;
+  return new AppError('BAD_REQUEST', `invalid request: ${result.errors?.[0]?.message ?? 'unknown error'}`);
+}
+
+const MISSING_KEY = 'Unauthorized: missing API key (send Authorization: Bearer sk_... or, from a browser EventSource, the api_key query parameter)';
+
+/**
+ * The SSE handler: `handle(req, res)` answers GET <prefix>/stream and returns true, or returns false
+ * for any other request. A refusal before the stream starts is a JSON error body with its status
+ * (400 bad filter or Last-Event-ID, 401/403 key, 429 too many connections or requests). A key that
+ * stops passing ends the stream with a `live_odds` error event within the key watch period.
+ */
+export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, res: ServerResponse): boolean; close(): void } {
+  const document = oddsStreamDocument(deps.schema, OPERATIONS_DIR);
+  // The filter's market_type is the spec's lower-case word; the operation takes the enum value.
+  const toVariables = variablesFor(deps.schema, document);
+  const path = `${deps.prefix}${STREAM_PATH}`.toLowerCase();
+  const open = new Set<(keepOpen?: boolean) => void>();
+
+  const fail = (res: ServerResponse, error: AppError, headers: Record<string, string> = {}) => {
+    if (res.headersSent) return void res.end();
+    const body = JSON.stringify({ success: false, error: error.message });
+    res.writeHead(error.status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+    res.end(body);
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    let parsed: ReturnType<typeof parseQuery>;
+    const key = bearerToken(req.headers.authorization) ?? url.searchParams.get('api_key') ?? undefined;
+    let viewer: Viewer;
+    try {
+      viewer = await verifyLiveKey(deps.keyLookup, key, deps.now?.() ?? new Date());
+    } catch (error) {
+      if (!(error instanceof LiveAuthError)) throw error;
+      const code = error.status === 401 ? 'UNAUTHENTICATED' : error.reason === 'expired' ? 'SUBSCRIPTION_EXPIRED' : 'PLAN_REQUIRED';
+      return fail(res, new AppError(code, error.reason === 'missing' ? MISSING_KEY : error.message));
+    }
+    let headers: Record<string, string> = {};
+    if (deps.admit) {
+      const admission = await deps.admit(viewer);
+      headers = admission.headers;
+      if (admission.refused) return fail(res, admission.refused, headers);
+    }
+    try {
+      parsed = parseQuery(url.searchParams);
+    } catch (error) {
+      if (error instanceof AppError) return fail(res, error, headers);
+      throw error;
+    }
+    const header = req.headers['last-event-id'];
+    const lastEventId = (Array.isArray(header) ? header[0] : header) ?? parsed.lastEventId;
+    let release: () => void;
+    try {
+      release = deps.connections.acquire(viewer);
+    } catch (error) {
+      if (error instanceof LiveAuthError) return fail(res, new AppError('RATE_LIMITED', error.message), headers);
+      throw error;
+    }
+    let closed = false;
+    let iterator: AsyncIterator<ExecutionResult> | null = null;
+    let heartbeat: NodeJS.Timeout | undefined;
+    let unwatch = () => {};
+    /** Frees what the stream holds; ends the response unless `keepOpen` (a refusal is still to be written). */
+    const end = (keepOpen = false) => {
+      if (closed) return;
+      closed = true;
+      clearInterval(heartbeat);
+      unwatch();
+      release();
+      open.delete(end);
+      void iterator?.return?.();
+      if (!keepOpen) res.end();
+    };
+    open.add(end);
+    req.once('close', () => end());
+    try {
+      const context = attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed);
+      const result = await subscribe({ schema: deps.schema, document, variableValues: toVariables({ ...parsed.variables, last_event_id: lastEventId ?? null }), contextValue: context });
+      if (!(Symbol.asyncIterator in result)) {
+        end(true);
+        return fail(res, refusalOf(result), headers);
+      }
+      iterator = result[Symbol.asyncIterator]();
+      if (closed) return void iterator.return?.();
+    } catch (error) {
+      end(true);
+      throw error;
+    }
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store, no-transform',
+      Connection: 'keep-alive',
+      // Proxies that buffer responses would hold the events back.
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    res.write(`retry: ${RETRY_MS}\n\n`);
+    /** The sequence of the last event sent: heartbeats repeat it, so the client's position stays right. */
+    let last: number | null = null;
+    heartbeat = setInterval(() => {
+      if (!closed) res.write(frame('heartbeat', { server_time: new Date().toISOString() }, last));
+    }, deps.heartbeatMs);
+    unwatch = deps.keyWatch.watch(key!.trim(), (error) => {
+      res.write(frame('live_odds', { success: false, error: error.message } satisfies LiveOddsPayload));
+      end();
+    });
+    try {
+      for await (const item of { [Symbol.asyncIterator]: () => iterator! }) {
+        if (closed) break;
+        if (item.errors?.length) {
+          const original = item.errors[0]!.originalError;
+          if (!(original instanceof AppError)) deps.onError?.(original ?? item.errors[0]);
+          // The client reconnects with its Last-Event-ID and gets what it missed from the change log.
+          res.write(frame('live_odds', { success: false, error: original instanceof AppError ? original.message : 'internal error' } satisfies LiveOddsPayload));
+          break;
+        }
+        const event = (item.data as { event: StreamEvent }).event;
+        last = event.sequence;
+        if (event.kind === 'change') {
+          res.write(frame('odds_change', event.change, event.sequence));
+          continue;
+        }
+        const made = snapshotPayload({ data: { live: event.snapshot } }, String(event.snapshot?.reason ?? 'snapshot'));
+        if ('error' in made) continue;
+        const payload = { ...made.payload, ...(event.resyncReason && { resync_reason: event.resyncReason }) };
+        res.write(frame('live_odds', payload, event.sequence));
+      }
+    } finally {
+      end();
+    }
+  };
+
+  return {
+    handle(req, res) {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const pathname = url.pathname.toLowerCase().replace(/\/$/, '');
+      if (pathname !== path || req.method !== 'GET') return false;
+      (req as IncomingMessage & { routePattern?: string }).routePattern = `${deps.prefix}${STREAM_PATH}`;
+      serve(req, res, url).catch((error) => {
+        deps.onError?.(error);
+        fail(res, new AppError('INTERNAL', `${ERRORS.INTERNAL.message}`));
+      });
+      return true;
+    },
+    close() {
+      for (const end of [...open]) end();
+    },
+  };
+}
