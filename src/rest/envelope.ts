@@ -145,15 +145,15 @@ export function events(field: string): Envelope {
         properties: {
           success,
           data: itemsSchema(snapshot),
-          count: { type: 'integer', minimum: 0 },
+          count: { type: 'integer', minimum: 0, description: 'Number of games in data' },
           updated_at: snapshotParts.updated_at ?? {},
-          reason: { type: 'string', enum: ['snapshot', 'interval', 'resync'] },
-          stream: { type: 'string', const: 'global' },
-          seq: { type: 'integer' },
-          resync_reason: { type: 'string', enum: ['history_expired', 'unknown_event_id'] },
+          reason: { type: 'string', enum: ['snapshot', 'interval', 'resync'], description: 'Why this snapshot: the first event, the periodic snapshot, or a resync' },
+          stream: { type: 'string', const: 'global', description: 'Always global: the sequence is the database-wide one, valid on every process and across restarts' },
+          seq: { type: 'integer', description: 'The global sequence number of the last change this snapshot includes (also the event id)' },
+          resync_reason: { type: 'string', enum: ['history_expired', 'unknown_event_id'], description: 'Why a Last-Event-ID could not be resumed: older than the change log keeps, or never issued by this database' },
         },
       };
-      const heartbeat = { type: 'object', required: ['server_time'], properties: { server_time: { type: 'string', format: 'date-time' } } };
+      const heartbeat = { type: 'object', required: ['server_time'], properties: { server_time: { type: 'string', format: 'date-time', description: 'The server clock when the heartbeat was sent' } } };
       return {
         type: 'string',
         description:

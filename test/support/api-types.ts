@@ -4260,19 +4260,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The bets, at most 500 */
                     bets: {
+                        /** @description The game of the bet */
                         game_id: number;
-                        /** @enum {string} */
+                        /**
+                         * @description The market of the bet
+                         * @enum {string}
+                         */
                         market_type: "moneyline" | "spread" | "total";
                         /**
+                         * @description The period the market settles on (full is an alias of full_game)
                          * @default full_game
                          * @enum {string}
                          */
                         period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
-                        /** @enum {string} */
+                        /**
+                         * @description The side bet on: home or away (moneyline, spread), over or under (total)
+                         * @enum {string}
+                         */
                         side: "home" | "away" | "over" | "under";
                         /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
                         line?: number | null;
+                        /** @description The sportsbook the bet was placed at */
                         book_id: number;
                         /** @description American odds, e.g. -110 or 150 */
                         price: number;
@@ -4283,23 +4293,33 @@ export interface operations {
                         placed_at?: string;
                     }[];
                     /**
+                     * @description The de-vig method of the fair close (echoed in each answer)
                      * @default power
                      * @enum {string}
                      */
                     devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                 } | {
+                    /** @description The game of the bet */
                     game_id: number;
-                    /** @enum {string} */
+                    /**
+                     * @description The market of the bet
+                     * @enum {string}
+                     */
                     market_type: "moneyline" | "spread" | "total";
                     /**
+                     * @description The period the market settles on (full is an alias of full_game)
                      * @default full_game
                      * @enum {string}
                      */
                     period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
-                    /** @enum {string} */
+                    /**
+                     * @description The side bet on: home or away (moneyline, spread), over or under (total)
+                     * @enum {string}
+                     */
                     side: "home" | "away" | "over" | "under";
                     /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
                     line?: number | null;
+                    /** @description The sportsbook the bet was placed at */
                     book_id: number;
                     /** @description American odds, e.g. -110 or 150 */
                     price: number;
@@ -4568,30 +4588,47 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The bets, at most 500 */
                     bets: {
+                        /** @description The game of the bet */
                         game_id: number;
-                        /** @enum {string} */
+                        /**
+                         * @description The market of the bet
+                         * @enum {string}
+                         */
                         market_type: "moneyline" | "spread" | "total";
                         /**
+                         * @description The period the market settles on (full is an alias of full_game)
                          * @default full_game
                          * @enum {string}
                          */
                         period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
-                        /** @enum {string} */
+                        /**
+                         * @description The side bet on: home or away (moneyline, spread), over or under (total)
+                         * @enum {string}
+                         */
                         side: "home" | "away" | "over" | "under";
                         /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
                         line?: number | null;
                     }[];
                 } | {
+                    /** @description The game of the bet */
                     game_id: number;
-                    /** @enum {string} */
+                    /**
+                     * @description The market of the bet
+                     * @enum {string}
+                     */
                     market_type: "moneyline" | "spread" | "total";
                     /**
+                     * @description The period the market settles on (full is an alias of full_game)
                      * @default full_game
                      * @enum {string}
                      */
                     period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
-                    /** @enum {string} */
+                    /**
+                     * @description The side bet on: home or away (moneyline, spread), over or under (total)
+                     * @enum {string}
+                     */
                     side: "home" | "away" | "over" | "under";
                     /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
                     line?: number | null;

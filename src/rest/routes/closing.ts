@@ -56,16 +56,16 @@ const gradeBet = z
   .transform((b) => ({ gameId: b.game_id, marketType: b.market_type, period: b.period, side: b.side, line: b.line }));
 
 const BET_OPENAPI = {
-  game_id: { type: 'integer', minimum: 1 },
-  market_type: { type: 'string', enum: [...MARKET_TYPES] },
-  period: { type: 'string', enum: [...PERIOD_VALUES], default: 'full_game' },
-  side: { type: 'string', enum: [...SIDES] },
+  game_id: { type: 'integer', minimum: 1, description: 'The game of the bet' },
+  market_type: { type: 'string', enum: [...MARKET_TYPES], description: 'The market of the bet' },
+  period: { type: 'string', enum: [...PERIOD_VALUES], default: 'full_game', description: 'The period the market settles on (full is an alias of full_game)' },
+  side: { type: 'string', enum: [...SIDES], description: 'The side bet on: home or away (moneyline, spread), over or under (total)' },
   line: { type: ['number', 'null'], description: "The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5" },
 };
 const betsOpenApi = (bet: Record<string, unknown>, required: string[], extra: Record<string, unknown> = {}) => {
   const item = { type: 'object', additionalProperties: false, required, properties: bet };
   const array = { type: 'array', minItems: 1, maxItems: MAX_BETS, items: item };
-  return { oneOf: [{ type: 'object', additionalProperties: false, required: ['bets'], properties: { bets: array, ...extra } }, array] };
+  return { oneOf: [{ type: 'object', additionalProperties: false, required: ['bets'], properties: { bets: { ...array, description: `The bets, at most ${MAX_BETS}` }, ...extra } }, array] };
 };
 
 export const closingRoutes = defineRoutes([
@@ -103,12 +103,12 @@ export const closingRoutes = defineRoutes([
       openapi: betsOpenApi(
         {
           ...BET_OPENAPI,
-          book_id: { type: 'integer', minimum: 1 },
+          book_id: { type: 'integer', minimum: 1, description: 'The sportsbook the bet was placed at' },
           price: { type: 'integer', description: 'American odds, e.g. -110 or 150' },
           placed_at: { type: 'string', format: 'date-time', description: 'When the bet was placed; before the game went live' },
         },
         ['game_id', 'book_id', 'market_type', 'side', 'price'],
-        { devig: { type: 'string', enum: [...LISTING_DEVIG_METHODS], default: LISTING_DEFAULT_DEVIG_METHOD } },
+        { devig: { type: 'string', enum: [...LISTING_DEVIG_METHODS], default: LISTING_DEFAULT_DEVIG_METHOD, description: 'The de-vig method of the fair close (echoed in each answer)' } },
       ),
       description: `{"bets": [...], "devig": "${LISTING_DEFAULT_DEVIG_METHOD}"} or a bare array of bets (at most ${MAX_BETS}).`,
     },
