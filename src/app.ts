@@ -119,7 +119,7 @@ export function createApp(deps: AppDeps): App {
   const stopIngestMetrics = deps.bus.subscribe('odds', (event) => {
     if (event.missed) return;
     metrics.ingestLag.observe(Math.max(0, (Date.now() - Date.parse(event.at)) / 1000));
-    metrics.quotesChanged.inc(event.markets.length);
+    metrics.quotesChanged.inc(event.quotes ?? 0);
   });
   // Admin mutations: drop the key here before answering, then tell the other processes.
   const keyChanged = async (change: KeyChange) => {

@@ -30,6 +30,8 @@ export interface OddsChangeEvent {
    * of the resumable odds stream. Absent on `missed` events and from publishers that predate it.
    */
   version?: number;
+  /** How many quotes the commit wrote (moved, appeared or withdrawn): the ingest metrics' count. */
+  quotes?: number;
   /**
    * Events may have been lost (the Redis connection was down): treat everything as changed. Sent
    * by each process to itself when its Redis subscription comes back.

@@ -66,7 +66,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
         summary.quotesChanged += changes.quotesChanged;
         summary.historyRows += changes.historyRows;
         if (options.bus && (changes.games.length || changes.markets.length)) {
-          await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version });
+          await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version, quotes: changes.quotesChanged });
         }
       }
       summary.games = games.size;
