@@ -135,8 +135,15 @@ export async function createRedisBus(url: string, onError: (error: Error) => voi
     subscribe: local.subscribe,
     async close() {
       await local.close();
-      subscriber.disconnect();
-      publisher.disconnect();
+      // A graceful QUIT lets a command in flight finish first: after a reconnect ioredis re-subscribes
+      // by itself and nobody awaits that promise, so disconnect() would reject it unhandled.
+      // A client that is not connected has nothing in flight: it is just dropped.
+      await Promise.all(
+        [subscriber, publisher].map(async (client) => {
+          if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+          else client.disconnect();
+        }),
+      );
     },
   };
 }
