@@ -128,43 +128,64 @@ export function createLiveFeed(bus: EventBus, options: LiveFeedOptions): LiveFee
 }
 
 /**
- * An async iterator over values pushed by `start` (which gets a `push` and returns its stop
+ * An async iterator over values pushed by `start` (which gets `push` and `fail` and returns its stop
  * function), beginning with `first` items. `latestOnly`: a slow consumer gets the newest pending
  * value, not a backlog (for full snapshots, where skipping one loses nothing); otherwise every value
- * is kept in order (for deltas). `return()` stops.
+ * is kept in order (for deltas). `fail` ends the iterator with the error once the values pushed
+ * before it were consumed. `return()` stops.
  */
-export function pushIterator<T>(start: (push: (value: T) => void) => () => void, options: { first?: T[]; latestOnly?: boolean } = {}): AsyncIterableIterator<T> {
+export function pushIterator<T>(
+  start: (push: (value: T) => void, fail: (error: unknown) => void) => () => void,
+  options: { first?: T[]; latestOnly?: boolean } = {},
+): AsyncIterableIterator<T> {
   const queue: T[] = [...(options.first ?? [])];
-  let wake: ((result: IteratorResult<T>) => void) | null = null;
+  let waiter: { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void } | null = null;
   let done = false;
-  const stop = start((value) => {
-    if (done) return;
-    if (wake) {
-      const resolve = wake;
-      wake = null;
-      resolve({ value, done: false });
-    } else if (options.latestOnly) {
-      queue.splice(0, queue.length, value);
-    } else {
-      queue.push(value);
-    }
-  });
+  let failure: { error: unknown } | null = null;
+  let stop: () => void = () => {};
   const finish = (): Promise<IteratorResult<T>> => {
     if (!done) {
       done = true;
       stop();
     }
     queue.length = 0;
-    if (wake) wake({ value: undefined, done: true });
-    wake = null;
+    waiter?.resolve({ value: undefined, done: true });
+    waiter = null;
     return Promise.resolve({ value: undefined, done: true });
   };
+  const push = (value: T) => {
+    if (done || failure) return;
+    if (waiter) {
+      const { resolve } = waiter;
+      waiter = null;
+      resolve({ value, done: false });
+    } else if (options.latestOnly) {
+      queue.splice(0, queue.length, value);
+    } else {
+      queue.push(value);
+    }
+  };
+  const fail = (error: unknown) => {
+    if (done || failure) return;
+    failure = { error };
+    if (waiter) {
+      const { reject } = waiter;
+      waiter = null;
+      void finish();
+      reject(error);
+    }
+  };
+  stop = start(push, fail);
   return {
     next() {
-      if (done) return Promise.resolve({ value: undefined, done: true });
       if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
-      return new Promise((resolve) => {
-        wake = resolve;
+      if (failure && !done) {
+        void finish();
+        return Promise.reject(failure.error);
+      }
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve, reject) => {
+        waiter = { resolve, reject };
       });
     },
     return: finish,

@@ -1,7 +1,7 @@
 import { changesSince, currentVersion } from '../db/change-log';
 import { quotesByGameIds } from '../db/odds-repository';
 import { LIVE_STATUSES } from '../domain';
-import type { LiveFeed, LiveScope, LiveTick } from '../events/live-feed';
+import { pushIterator, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
 import type { ResolversTypes } from './__generated__/resolvers-types';
 import type { GraphQLContext } from './context';
 import { changeInScope, readTickChanges, type LiveOddsChange, type TickChanges } from './live-streams';
@@ -57,136 +57,107 @@ export function parseLastEventId(raw: string | null | undefined): number | null 
  * (the client reconnects with its last event id and loses nothing).
  */
 export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope, lastEventId: number | null): AsyncIterableIterator<OddsStreamItem> {
-  const prisma = ctx.db.prisma;
-  const queue: OddsStreamItem[] = [];
-  let failure: unknown = null;
-  let wake: (() => void) | null = null;
-  let done = false;
-  /** The sequence of the last event sent: the state the client holds. */
-  let last = -1;
+  return pushIterator<OddsStreamItem>((push, fail) => {
+    const prisma = ctx.db.prisma;
+    let done = false;
+    let failed = false;
+    /** The sequence of the last event sent: the state the client holds. */
+    let last = -1;
 
-  const emit = (item: OddsStreamItem) => {
-    last = item.sequence;
-    queue.push(item);
-    wake?.();
-  };
+    const emit = (item: OddsStreamItem) => {
+      last = item.sequence;
+      push(item);
+    };
 
-  /** Live games the client holds all quotes of (in scope); others come whole on their next change. */
-  let held = new Set<number>();
-  const playing = (changes: TickChanges, ids: Iterable<number>) =>
-    [...ids].filter((id) => LIVE_STATUSES.includes(changes.games.get(id)?.status ?? '') && (scope.gameId == null || scope.gameId === id));
+    /** Live games the client holds all quotes of (in scope); others come whole on their next change. */
+    let held = new Set<number>();
+    const playing = (changes: TickChanges, ids: Iterable<number>) =>
+      [...ids].filter((id) => LIVE_STATUSES.includes(changes.games.get(id)?.status ?? '') && (scope.gameId == null || scope.gameId === id));
 
-  /** What `tick` changed in scope, with every quote of the games in `whole`. */
-  const changeOf = async (tick: LiveTick, changes: TickChanges, whole: number[]) => {
-    if (!whole.length) return changeInScope(tick, changes, scope);
-    const keys = new Map(tick.markets.map((m) => [`${m.gameId}|${m.marketType}|${m.bookId}`, m]));
-    for (const q of await quotesByGameIds(prisma, whole)) keys.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
-    const wider = keysTick([...tick.games], [...keys.values()]);
-    return changeInScope(wider, await readTickChanges(prisma, wider), scope);
-  };
-  const hold = (change: Pick<LiveOddsChange, 'games'>) => {
-    for (const g of change.games) {
-      if (LIVE_STATUSES.includes(g.status)) held.add(g.game_id);
-      else held.delete(g.game_id);
-    }
-  };
-
-  const snapshot = async (reason: 'snapshot' | 'interval' | 'resync', tick: LiveTick | null, resyncReason: OddsStreamResyncReason | null = null) => {
-    // The counter first: the snapshot read after it includes every change up to it (or later ones,
-    // which their own change then sends again; applying one twice changes nothing).
-    const sequence = await currentVersion(prisma);
-    ctx.loaders = tick ? tick.shared('loaders', () => createLoaders(prisma)) : createLoaders(prisma);
-    ctx.now = tick?.at ?? new Date();
-    const live = await loadLiveOdds(ctx, scope, reason, tick ? tick.shared : undefined);
-    if (done) return;
-    // loadLiveOdds returns the game rows themselves (no promises).
-    held = new Set((live.games as Array<{ id: number }>).map((g) => g.id));
-    emit({ sequence, kind: 'snapshot', snapshot: { ...live, stream: GLOBAL_STREAM, seq: sequence }, change: null, resyncReason });
-  };
-
-  const start = async () => {
-    if (lastEventId === null) return snapshot('snapshot', null);
-    const since = await changesSince(prisma, lastEventId);
-    if (lastEventId > since.latest) return snapshot('resync', null, 'unknown_event_id');
-    if (lastEventId === since.latest) {
-      last = lastEventId;
-      return;
-    }
-    // Entries up to oldest - 1 may have been pruned; without any entry nothing after the id is known.
-    if (since.oldest === null || lastEventId < since.oldest - 1) return snapshot('resync', null, 'history_expired');
-    const tick = keysTick(since.games, since.markets);
-    const changes = await readTickChanges(prisma, tick);
-    const inScope = (await changeOf(tick, changes, playing(changes, since.games))) ?? { games: [], quotes: [] };
-    if (done) return;
-    held = new Set();
-    hold(inScope);
-    // Sent even when empty: it moves the client's last event id past changes outside its filter.
-    emit({
-      sequence: since.latest,
-      kind: 'change',
-      snapshot: null,
-      change: { stream: GLOBAL_STREAM, seq: since.latest, base_seq: lastEventId, at: since.firstAt ?? new Date(), ...inScope },
-      resyncReason: null,
-    });
-  };
-
-  const onTick = async (tick: LiveTick) => {
-    if (tick.reason === 'interval') return snapshot('interval', tick);
-    // A publisher that does not number its changes: only a snapshot is sure to include them.
-    if (tick.version === null) return snapshot('resync', tick);
-    if (tick.version <= last) return; // the snapshot or catch-up already includes it
-    const changes = await tick.shared('live-changes', () => readTickChanges(prisma, tick));
-    const inScope = await changeOf(tick, changes, playing(changes, tick.games).filter((id) => !held.has(id)));
-    if (!inScope || done) return;
-    hold(inScope);
-    emit({
-      sequence: tick.version,
-      kind: 'change',
-      snapshot: null,
-      change: { stream: GLOBAL_STREAM, seq: tick.version, base_seq: last, at: tick.seenAt ?? tick.at, ...inScope },
-      resyncReason: null,
-    });
-  };
-
-  // Ticks are queued from now on, behind the first read, so none falls between the two.
-  let chain: Promise<void> = start();
-  const fail = (error: unknown) => {
-    failure ??= error;
-    wake?.();
-  };
-  chain = chain.catch(fail);
-  const stopTicks = feed.onTick((tick) => {
-    chain = chain.then(() => (failure || done ? undefined : onTick(tick))).catch(fail);
-  });
-
-  const finish = (): Promise<IteratorResult<OddsStreamItem>> => {
-    done = true;
-    stopTicks();
-    queue.length = 0;
-    wake?.();
-    return Promise.resolve({ value: undefined, done: true });
-  };
-
-  return {
-    async next(): Promise<IteratorResult<OddsStreamItem>> {
-      for (;;) {
-        if (queue.length) return { value: queue.shift()!, done: false };
-        if (done) return { value: undefined, done: true };
-        if (failure) {
-          void finish();
-          throw failure;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
+    /** What `tick` changed in scope, with every quote of the games in `whole`. */
+    const changeOf = async (tick: LiveTick, changes: TickChanges, whole: number[]) => {
+      if (!whole.length) return changeInScope(tick, changes, scope);
+      const keys = new Map(tick.markets.map((m) => [`${m.gameId}|${m.marketType}|${m.bookId}`, m]));
+      for (const q of await quotesByGameIds(prisma, whole)) keys.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
+      const wider = keysTick([...tick.games], [...keys.values()]);
+      return changeInScope(wider, await readTickChanges(prisma, wider), scope);
+    };
+    const hold = (change: Pick<LiveOddsChange, 'games'>) => {
+      for (const g of change.games) {
+        if (LIVE_STATUSES.includes(g.status)) held.add(g.game_id);
+        else held.delete(g.game_id);
       }
-    },
-    return: finish,
-    throw(error) {
-      void finish();
-      return Promise.reject(error);
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+    };
+
+    const snapshot = async (reason: 'snapshot' | 'interval' | 'resync', tick: LiveTick | null, resyncReason: OddsStreamResyncReason | null = null) => {
+      // The counter first: the snapshot read after it includes every change up to it (or later ones,
+      // which their own change then sends again; applying one twice changes nothing).
+      const sequence = await currentVersion(prisma);
+      ctx.loaders = tick ? tick.shared('loaders', () => createLoaders(prisma)) : createLoaders(prisma);
+      ctx.now = tick?.at ?? new Date();
+      const live = await loadLiveOdds(ctx, scope, reason, tick ? tick.shared : undefined);
+      if (done) return;
+      // loadLiveOdds returns the game rows themselves (no promises).
+      held = new Set((live.games as Array<{ id: number }>).map((g) => g.id));
+      emit({ sequence, kind: 'snapshot', snapshot: { ...live, stream: GLOBAL_STREAM, seq: sequence }, change: null, resyncReason });
+    };
+
+    const start = async () => {
+      if (lastEventId === null) return snapshot('snapshot', null);
+      const since = await changesSince(prisma, lastEventId);
+      if (lastEventId > since.latest) return snapshot('resync', null, 'unknown_event_id');
+      if (lastEventId === since.latest) {
+        last = lastEventId;
+        return;
+      }
+      // Entries up to oldest - 1 may have been pruned; without any entry nothing after the id is known.
+      if (since.oldest === null || lastEventId < since.oldest - 1) return snapshot('resync', null, 'history_expired');
+      const tick = keysTick(since.games, since.markets);
+      const changes = await readTickChanges(prisma, tick);
+      const inScope = (await changeOf(tick, changes, playing(changes, since.games))) ?? { games: [], quotes: [] };
+      if (done) return;
+      held = new Set();
+      hold(inScope);
+      // Sent even when empty: it moves the client's last event id past changes outside its filter.
+      emit({
+        sequence: since.latest,
+        kind: 'change',
+        snapshot: null,
+        change: { stream: GLOBAL_STREAM, seq: since.latest, base_seq: lastEventId, at: since.firstAt ?? new Date(), ...inScope },
+        resyncReason: null,
+      });
+    };
+
+    const onTick = async (tick: LiveTick) => {
+      if (tick.reason === 'interval') return snapshot('interval', tick);
+      // A publisher that does not number its changes: only a snapshot is sure to include them.
+      if (tick.version === null) return snapshot('resync', tick);
+      if (tick.version <= last) return; // the snapshot or catch-up already includes it
+      const changes = await tick.shared('live-changes', () => readTickChanges(prisma, tick));
+      const inScope = await changeOf(tick, changes, playing(changes, tick.games).filter((id) => !held.has(id)));
+      if (!inScope || done) return;
+      hold(inScope);
+      emit({
+        sequence: tick.version,
+        kind: 'change',
+        snapshot: null,
+        change: { stream: GLOBAL_STREAM, seq: tick.version, base_seq: last, at: tick.seenAt ?? tick.at, ...inScope },
+        resyncReason: null,
+      });
+    };
+
+    // Ticks are queued from now on, behind the first read, so none falls between the two.
+    const onError = (error: unknown) => {
+      failed = true;
+      fail(error);
+    };
+    let chain: Promise<void> = start().catch(onError);
+    const stopTicks = feed.onTick((tick) => {
+      chain = chain.then(() => (failed || done ? undefined : onTick(tick))).catch(onError);
+    });
+    return () => {
+      done = true;
+      stopTicks();
+    };
+  });
 }
