@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { PrismaClient } from '../db/client';
 import { gameStates, quotesOfMarkets, type GameState } from '../db/live-repository';
-import type { QuoteRow } from '../db/odds-repository';
+import { findLiveGames } from '../db/movement-repository';
+import { quotesByGameIds, type QuoteRow } from '../db/odds-repository';
 import { marketInScope, scopeKey, tickConcerns, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
 import { LIVE_STATUSES } from '../domain';
 import { displayedQuotes } from './quotes';
@@ -123,6 +124,35 @@ export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveS
   return games.length || quotes.length ? { games, quotes } : null;
 }
 
+/** A tick-shaped view of keys that changed (what changeInScope and readTickChanges read). */
+export function keysTick(games: readonly number[], markets: LiveTick['markets']): LiveTick {
+  return { seq: 0, reason: 'change', at: new Date(), seenAt: null, version: null, games: new Set(games), markets, shared: (_key, make) => make() };
+}
+
+/** The games of `ids` being played (per `changes`) and inside `scope`. */
+export function playingGames(changes: TickChanges, ids: Iterable<number>, scope: LiveScope): number[] {
+  return [...ids].filter((id) => isLive(changes.games.get(id)) && (scope.gameId == null || scope.gameId === id));
+}
+
+/**
+ * What `tick` changed in `scope` (as changeInScope), plus every quote of the games in `whole`: a game
+ * a client does not hold yet (it just started playing) comes whole, as a snapshot would show it, not
+ * only with the markets that moved.
+ */
+export async function changeWithWholeGames(
+  prisma: PrismaClient,
+  tick: LiveTick,
+  changes: TickChanges,
+  scope: LiveScope,
+  whole: readonly number[],
+): Promise<Pick<LiveOddsChange, 'games' | 'quotes'> | null> {
+  if (!whole.length) return changeInScope(tick, changes, scope);
+  const keys = new Map(tick.markets.map((m) => [`${m.gameId}|${m.marketType}|${m.bookId}`, m]));
+  for (const q of await quotesByGameIds(prisma, whole)) keys.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
+  const wider = keysTick([...tick.games], [...keys.values()]);
+  return changeInScope(wider, await readTickChanges(prisma, wider), scope);
+}
+
 /**
  * The part of `change` that differs from what a stream last sent (`said`: key -> values, updated
  * here), or null when nothing does. A quote changes as a whole when any of its values changes.
@@ -172,9 +202,16 @@ function createStream(feed: LiveFeed, prisma: PrismaClient, scope: LiveScope, di
   const window: Array<LiveOddsChange | null> = [];
   const listeners = new Set<(change: LiveOddsChange) => void>();
   const said = new Map<string, string>();
+  /** Live games whose every quote in scope the stream's clients hold: those live when it began, then those it sent whole. */
+  const held = new Set<number>();
   let idle: NodeJS.Timeout | null = null;
   // Ticks are handled one after another, so seq follows the ingest order even when reads overlap.
-  let chain: Promise<void> = Promise.resolve();
+  // First, the games being played now: a client's first snapshot is read after this stream exists
+  // and holds them whole already. (If the read fails, they come whole on their next change.)
+  let chain: Promise<void> = findLiveGames(prisma, LIVE_STATUSES, scope.gameId != null ? [scope.gameId] : undefined).then(
+    (games) => games.forEach((g) => held.add(g.id)),
+    () => {},
+  );
 
   const record = (change: LiveOddsChange | null) => {
     window.push(change);
@@ -184,7 +221,13 @@ function createStream(feed: LiveFeed, prisma: PrismaClient, scope: LiveScope, di
     let inScope: ReturnType<typeof changeInScope>;
     try {
       const changes = await tick.shared('live-changes', () => readTickChanges(prisma, tick));
-      inScope = changeInScope(tick, changes, scope);
+      // A game this stream has not sent whole comes whole (it may have just started playing);
+      // `unsent` below drops the quotes a client already has from an earlier delta.
+      inScope = await changeWithWholeGames(prisma, tick, changes, scope, playingGames(changes, tick.games, scope).filter((id) => !held.has(id)));
+      for (const g of inScope?.games ?? []) {
+        if (LIVE_STATUSES.includes(g.status)) held.add(g.game_id);
+        else held.delete(g.game_id);
+      }
     } catch {
       // The change is lost: count it, so the next delta shows a gap and clients resync.
       seq++;

@@ -1,10 +1,9 @@
 import { changesSince, currentVersion } from '../db/change-log';
-import { quotesByGameIds } from '../db/odds-repository';
 import { LIVE_STATUSES } from '../domain';
 import { pushIterator, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
 import type { ResolversTypes } from './__generated__/resolvers-types';
 import type { GraphQLContext } from './context';
-import { changeInScope, readTickChanges, type LiveOddsChange, type TickChanges } from './live-streams';
+import { changeWithWholeGames, keysTick, playingGames, readTickChanges, type LiveOddsChange } from './live-streams';
 import { createLoaders } from './loaders';
 import { loadLiveOdds } from './resolvers/LiveOdds';
 
@@ -32,11 +31,6 @@ export type OddsStreamResyncReason = 'history_expired' | 'unknown_event_id';
 export type OddsStreamItem =
   | { sequence: number; kind: 'snapshot'; snapshot: ResolversTypes['LiveOdds']; change: null; resyncReason: OddsStreamResyncReason | null }
   | { sequence: number; kind: 'change'; snapshot: null; change: LiveOddsChange; resyncReason: null };
-
-/** A tick-shaped view of keys that changed (what changeInScope and readTickChanges read). */
-function keysTick(games: readonly number[], markets: LiveTick['markets']): LiveTick {
-  return { seq: 0, reason: 'change', at: new Date(), seenAt: null, version: null, games: new Set(games), markets, shared: (_key, make) => make() };
-}
 
 /**
  * Parses a Last-Event-ID: a decimal integer the stream issued. Null for none (absent or empty).
@@ -71,17 +65,6 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
 
     /** Live games the client holds all quotes of (in scope); others come whole on their next change. */
     let held = new Set<number>();
-    const playing = (changes: TickChanges, ids: Iterable<number>) =>
-      [...ids].filter((id) => LIVE_STATUSES.includes(changes.games.get(id)?.status ?? '') && (scope.gameId == null || scope.gameId === id));
-
-    /** What `tick` changed in scope, with every quote of the games in `whole`. */
-    const changeOf = async (tick: LiveTick, changes: TickChanges, whole: number[]) => {
-      if (!whole.length) return changeInScope(tick, changes, scope);
-      const keys = new Map(tick.markets.map((m) => [`${m.gameId}|${m.marketType}|${m.bookId}`, m]));
-      for (const q of await quotesByGameIds(prisma, whole)) keys.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
-      const wider = keysTick([...tick.games], [...keys.values()]);
-      return changeInScope(wider, await readTickChanges(prisma, wider), scope);
-    };
     const hold = (change: Pick<LiveOddsChange, 'games'>) => {
       for (const g of change.games) {
         if (LIVE_STATUSES.includes(g.status)) held.add(g.game_id);
@@ -114,7 +97,7 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
       if (since.oldest === null || lastEventId < since.oldest - 1) return snapshot('resync', null, 'history_expired');
       const tick = keysTick(since.games, since.markets);
       const changes = await readTickChanges(prisma, tick);
-      const inScope = (await changeOf(tick, changes, playing(changes, since.games))) ?? { games: [], quotes: [] };
+      const inScope = (await changeWithWholeGames(prisma, tick, changes, scope, playingGames(changes, since.games, scope))) ?? { games: [], quotes: [] };
       if (done) return;
       held = new Set();
       hold(inScope);
@@ -134,7 +117,7 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
       if (tick.version === null) return snapshot('resync', tick);
       if (tick.version <= last) return; // the snapshot or catch-up already includes it
       const changes = await tick.shared('live-changes', () => readTickChanges(prisma, tick));
-      const inScope = await changeOf(tick, changes, playing(changes, tick.games).filter((id) => !held.has(id)));
+      const inScope = await changeWithWholeGames(prisma, tick, changes, scope, playingGames(changes, tick.games, scope).filter((id) => !held.has(id)));
       if (!inScope || done) return;
       hold(inScope);
       emit({

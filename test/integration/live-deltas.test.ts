@@ -115,6 +115,39 @@ describe('/live-odds snapshot + delta protocol', () => {
     expect(await metric('ingest_quotes_changed_total')).toBeGreaterThan(before.quotes);
   });
 
+  test('when a game starts playing, then its delta carries every quote of it, as a snapshot would show it', async () => {
+    const C = (status: GameSpec['status'], total: number): GameSpec => ({
+      id: 7003,
+      status,
+      start: '2026-01-24T01:30:00.000Z',
+      books: { 15: { spread: [-2, -110, -110], moneyline: [-130, 110] }, 68: { total: [total, -110, -110] } },
+      home: 9033,
+      away: 9034,
+    });
+    await ingest(A(home), B(-1), C('scheduled', 210.5));
+    const c = track(open(t, { apiKey: key }));
+    await waitFor('the snapshot', () => c.snapshots.length > 0);
+    expect(c.snapshots[0].data.map((g: any) => g.game_id)).not.toContain(7003);
+    // Tip-off: only book 68's total moves, yet the client does not hold the game at all.
+    await ingest(A(home), B(-1), C('inprogress', 211.5));
+    await waitFor('the delta', () => c.changes.length > 0);
+    const fresh = track(open(t, { apiKey: key }));
+    await waitFor('a fresh snapshot', () => fresh.snapshots.length > 0);
+    const shown = fresh.snapshots[0].data.find((g: any) => g.game_id === 7003);
+    const inSnapshot = Object.entries<any>(shown.markets)
+      .flatMap(([type, m]) => (m?.outcomes ?? []).map((o: any) => `${o.book_id}:${type}:${o.side}:${o.point}:${o.odds.original}`))
+      .sort();
+    const inDelta = c.changes[0].quotes.filter((q: any) => q.game_id === 7003).map((q: any) => `${q.book_id}:${q.market_type}:${q.side}:${q.point}:${q.price}`).sort();
+    expect(inSnapshot.length).toBeGreaterThan(2);
+    expect(inDelta).toEqual(inSnapshot);
+    expect(c.changes[0].games).toEqual([expect.objectContaining({ game_id: 7003, status: 'in_progress' })]);
+    // Once held, the game's next delta carries only what moved.
+    await ingest(A(home), B(-1), C('inprogress', 212.5));
+    await waitFor('the next delta', () => c.changes.length > 1);
+    expect(new Set(c.changes[1].quotes.map((q: any) => `${q.book_id}:${q.market_type}`))).toEqual(new Set(['68:total']));
+    await ingest(A(home), B(-1), C('complete', 212.5));
+  });
+
   test('when a client asks resync, then it gets a fresh snapshot at the current seq', async () => {
     const c = track(open(t, { apiKey: key, game_id: 7001 }));
     await waitFor('the snapshot', () => c.snapshots.length > 0);
