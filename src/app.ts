@@ -392,16 +392,16 @@ export function createApp(deps: AppDeps): App {
   const feed = createLiveFeed(deps.bus, { intervalMs: deps.config.livePushIntervalMs });
   const connections = createConnectionLimiter(deps.config.liveConnections, (open) => metrics.liveConnections.set(open));
   const live = { httpServer, schema, db: deps.db, feed, keyLookup: authenticator.lookup, keyWatch: authenticator.keyWatch, connections, timeZone: deps.config.leagueTimeZone, now };
-  const graphqlWs = attachGraphQLWs(live);
-  const socketIo = attachSocketIo({ ...live, ...(corsOptions && { cors: corsOptions }),
-    onPush: (seenAt) => metrics.pushLatency.observe({ transport: 'socket.io' }, Math.max(0, (Date.now() - seenAt.getTime()) / 1000)),
-    onError: (err) => deps.logger.error({ err }, 'live push failed') });
+  const pushed = (transport: string) => (seenAt: Date) => metrics.pushLatency.observe({ transport }, Math.max(0, (Date.now() - seenAt.getTime()) / 1000));
+  const graphqlWs = attachGraphQLWs({ ...live, onPush: pushed('graphql-ws') });
+  const socketIo = attachSocketIo({ ...live, ...(corsOptions && { cors: corsOptions }), onPush: pushed('socket.io'), onError: (err) => deps.logger.error({ err }, 'live push failed') });
   // The resumable odds stream (SSE): the same key checks, connection caps and revocation as the sockets;
   // each connection attempt also counts as a request of the key's plan.
   const sse = createSseHandler({
     ...live,
     prefix: REST_PREFIX,
     heartbeatMs: deps.config.sseHeartbeatMs,
+    onPush: pushed('sse'),
     admit: async (viewer) => {
       const decision = await rateLimiter.consume(viewer.plan, viewer.keyId);
       if (decision.allowed) return { headers: decision.headers };

@@ -200,14 +200,25 @@ export function pushIterator<T>(
 }
 
 const FEED = Symbol('liveFeed');
+const ON_PUSH = Symbol('onPush');
 
-/** Gives a (subscription) context the live feed its resolvers read through `liveFeedOf`. */
-export function attachLiveFeed<C extends object>(context: C, feed: LiveFeed): C {
+/**
+ * Gives a (subscription) context the live feed its resolvers read through `liveFeedOf`, and what to
+ * call when a delta leaves for the client (`onPush`, with the feed time of its data: the push
+ * latency metric of the transport).
+ */
+export function attachLiveFeed<C extends object>(context: C, feed: LiveFeed, onPush?: (seenAt: Date) => void): C {
   (context as Record<symbol, unknown>)[FEED] = feed;
+  if (onPush) (context as Record<symbol, unknown>)[ON_PUSH] = onPush;
   return context;
 }
 
 /** The live feed attached to `context`, or undefined (a transport without live support). */
 export function liveFeedOf(context: object): LiveFeed | undefined {
   return (context as Record<symbol, LiveFeed | undefined>)[FEED];
+}
+
+/** Tells the transport of `context` (if it asked) that a delta with data seen at `seenAt` is leaving. */
+export function notePush(context: object, seenAt: Date): void {
+  (context as Record<symbol, ((seenAt: Date) => void) | undefined>)[ON_PUSH]?.(seenAt);
 }

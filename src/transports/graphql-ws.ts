@@ -25,6 +25,8 @@ export interface LiveTransportDeps {
   connections: ConnectionLimiter;
   timeZone: string;
   now?: () => Date;
+  /** Called as each delta leaves for clients, with the feed time of its data (push latency metric). */
+  onPush?: (seenAt: Date) => void;
 }
 
 export interface GraphQLWsDeps extends LiveTransportDeps {
@@ -120,6 +122,7 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> }
         attachLiveFeed(
           createContext({ auth: { kind: 'viewer', viewer: ctx.extra.viewer! }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }),
           deps.feed,
+          deps.onPush,
         ),
     },
     wss,

@@ -75,8 +75,6 @@ type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServer
 
 export interface SocketIoDeps extends LiveTransportDeps {
   onError?: (error: unknown) => void;
-  /** Called as a delta leaves for its clients, with when its document was fetched (push latency). */
-  onPush?: (seenAt: Date) => void;
   /** CORS for the long-polling transport (CORS_ORIGINS); absent: no CORS headers. */
   cors?: CorsOptions;
 }

@@ -153,7 +153,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     open.add(end);
     req.once('close', () => end());
     try {
-      const context = attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed);
+      const context = attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed, deps.onPush);
       const result = await subscribe({ schema: deps.schema, document, variableValues: toVariables({ ...parsed.variables, last_event_id: lastEventId ?? null }), contextValue: context });
       if (!(Symbol.asyncIterator in result)) {
         end(true);

@@ -38,6 +38,12 @@ function run(t: TestApp, connectionParams: Record<string, unknown>, variables: R
   return state;
 }
 
+/** How many deltas /metrics counts as pushed by `transport`. */
+async function pushCount(t: TestApp, transport: string): Promise<number> {
+  const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+  return Number(new RegExp(`^live_push_latency_seconds_count\\{transport="${transport}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+}
+
 describe('graphql-ws Subscription.liveOdds', () => {
   let t: TestApp;
   const runs: Run[] = [];
@@ -59,8 +65,12 @@ describe('graphql-ws Subscription.liveOdds', () => {
     const changes = track(run(t, { apiKey: (await t.createKey('starter')).key }, { gameId: 4001 }, CHANGES));
     const snapshot = r.results[0].data.liveOdds;
     await new Promise((resolve) => setTimeout(resolve, 200));
+    const pushes = () => pushCount(t, 'graphql-ws');
+    const before = await pushes();
     await ingestDocuments([capture(nextSeen(), game(-6))], { db: t.db, bus: t.bus });
     await waitFor('a delta with the new line', () => changes.results.length > 0);
+    // The push latency metric counts the delta under this transport.
+    expect(await pushes()).toBe(before + 1);
     const delta = changes.results[0].data.liveOddsChanges;
     expect(delta).toMatchObject({ stream: snapshot.stream, seq: snapshot.seq + 1, baseSeq: snapshot.seq });
     expect(delta.quotes).toEqual(expect.arrayContaining([expect.objectContaining({ gameId: 4001, bookId: 15, marketType: 'spread', side: 'home', point: -6, isLive: false })]));

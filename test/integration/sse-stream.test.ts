@@ -119,6 +119,10 @@ describe('GET /odds/stream (Server-Sent Events)', () => {
     return c;
   };
   const ingest = (i: number) => ingestDocuments([captureDoc(i)], { db, bus: t.bus });
+  const ssePushes = async () => {
+    const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+    return Number(/^live_push_latency_seconds_count\{transport="sse"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+  };
   /** Ingests capture i, and waits until `clients` have seen its sequence. */
   const move = async (i: number, ...watching: StreamClient[]) => {
     await ingest(i);
@@ -143,6 +147,7 @@ describe('GET /odds/stream (Server-Sent Events)', () => {
   });
 
   test('when a client disconnects while prices move and reconnects with Last-Event-ID, then it ends with the state of a client that never left', async () => {
+    const pushedBefore = await ssePushes();
     const stayer = open(t.baseUrl, key);
     const leaver = open(t.baseUrl, key);
     await waitFor('both snapshots', () => stayer.snapshots.length > 0 && leaver.snapshots.length > 0);
@@ -168,6 +173,8 @@ describe('GET /odds/stream (Server-Sent Events)', () => {
     // Both carry on alike.
     await move(4, stayer, back);
     expect(back.state()).toEqual(stayer.state());
+    // The push latency metric counted every change event as it left, under this transport.
+    expect((await ssePushes()) - pushedBefore).toBe(stayer.changes.length + leaver.changes.length + back.changes.length);
     seen = { snapshot: stayer.snapshots[0], change: stayer.changes[0] };
   });
 

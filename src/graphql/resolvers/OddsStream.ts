@@ -1,6 +1,7 @@
 import { AppError } from '../../errors';
-import { liveFeedOf } from '../../events/live-feed';
+import { liveFeedOf, notePush } from '../../events/live-feed';
 import type { SubscriptionResolvers } from '../__generated__/resolvers-types';
+import type { GraphQLContext } from '../context';
 import { oddsStream, parseLastEventId, type OddsStreamItem } from '../odds-stream';
 import { parseLiveScope, requireLiveOdds } from './LiveOdds';
 
@@ -22,6 +23,9 @@ export const OddsStreamSubscription: Pick<SubscriptionResolvers, 'oddsStream'> =
       if (!feed) throw new AppError('UNAVAILABLE', 'the odds stream is not available on this transport');
       return oddsStream(ctx, feed, scope, after);
     },
-    resolve: (item: OddsStreamItem) => item,
+    resolve: (item: OddsStreamItem, _args: unknown, ctx: GraphQLContext) => {
+      if (item.change) notePush(ctx, new Date(item.change.at));
+      return item;
+    },
   },
 };

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors';
-import { liveFeedOf, pushIterator, type LiveTick } from '../../events/live-feed';
+import { liveFeedOf, notePush, pushIterator, type LiveTick } from '../../events/live-feed';
 import type { SubscriptionLiveOddsArgs, SubscriptionResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
 import { liveStream, type LiveOddsChange } from '../live-streams';
@@ -52,6 +52,9 @@ export const Subscription: SubscriptionResolvers = {
       }
       return pushIterator<LiveOddsChange>((push) => stream.listen(push), { first });
     },
-    resolve: (change: LiveOddsChange) => change,
+    resolve: (change: LiveOddsChange, _args: unknown, ctx: GraphQLContext) => {
+      notePush(ctx, new Date(change.at));
+      return change;
+    },
   },
 };
