@@ -214,7 +214,8 @@ export function createApp(deps: AppDeps): App {
     });
   });
   app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    const exposition = metrics.exposition();
+    res.type(exposition.contentType).send(await exposition.metrics());
   });
   const openapi = JSON.stringify(buildOpenApi(schema));
   app.get('/api/v1/openapi.json', (_req, res) => {

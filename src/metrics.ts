@@ -1,10 +1,14 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-// The service's Prometheus metrics, in one registry per app (tests run several apps in a process).
-// prom-client's default metrics include event-loop lag, heap and CPU.
+// The service's Prometheus metrics, in one registry per app (tests run several apps in a process),
+// merged with the process's own: prom-client's default metrics (event-loop lag, heap, CPU) start
+// monitors that are never stopped, so they are collected once per process, not once per app.
 
 export interface Metrics {
+  /** This app's metrics. */
   registry: Registry;
+  /** What /metrics serves: this app's metrics and the process's. */
+  exposition(): Registry;
   httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route'>;
   /** Response-cache look-ups by outcome (hit, miss). */
@@ -15,18 +19,29 @@ export interface Metrics {
   ingestLag: Histogram;
   /** Quotes that moved, appeared or were withdrawn, as ingests commit them (rate(): quotes per second). */
   quotesChanged: Counter;
-  /** Seconds from a document's fetch to its delta leaving for Socket.IO clients. */
+  /** Seconds from a document's fetch to its delta leaving for live clients, by transport. */
   pushLatency: Histogram<'transport'>;
 }
 
 /** Seconds, from a few milliseconds to minutes: data ages (fetch to commit, fetch to push). */
 const AGE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
+let processRegistry: Registry | undefined;
+
+/** The process's default metrics, collected from the first call on. */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   return {
     registry,
+    exposition: () => Registry.merge([processMetrics(), registry]),
     httpRequests: new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers: [registry] }),
     httpDuration: new Histogram({
       name: 'http_request_duration_seconds',
