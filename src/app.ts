@@ -402,6 +402,8 @@ export function createApp(deps: AppDeps): App {
     ...live,
     prefix: REST_PREFIX,
     heartbeatMs: deps.config.sseHeartbeatMs,
+    maxBufferedBytes: deps.config.sseMaxBufferedBytes,
+    onSlowClient: () => metrics.slowClientsCut.inc(),
     onPush: pushed('sse'),
     admit: async (viewer) => {
       const decision = await rateLimiter.consume(viewer.plan, viewer.keyId);

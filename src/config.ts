@@ -24,6 +24,8 @@ export interface Config {
   readonly livePushIntervalMs: number;
   /** SSE_HEARTBEAT_MS: period of the odds stream's heartbeat events (GET /odds/stream). */
   readonly sseHeartbeatMs: number;
+  /** SSE_MAX_BUFFERED_BYTES: unsent bytes an odds stream may hold for a client that does not read before it is cut. */
+  readonly sseMaxBufferedBytes: number;
   readonly simulatorSeed: number;
   readonly simulatorIntervalMs: number;
   /** SIMULATOR_CLOCK: `demo` starts `--simulate` mid-game at any hour, `real` plays the slate at its real hours. */
@@ -81,6 +83,7 @@ const schema = z.object({
   ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   LIVE_PUSH_INTERVAL_MS: int(100, 600_000).default(20_000),
   SSE_HEARTBEAT_MS: int(100, 600_000).default(15_000),
+  SSE_MAX_BUFFERED_BYTES: int(16_384, 1_073_741_824).default(8 * 1_048_576),
   SIMULATOR_SEED: int(0, 2 ** 31 - 1).default(42),
   SIMULATOR_INTERVAL_MS: int(200, 600_000).default(5_000),
   SIMULATOR_CLOCK: z.enum(['demo', 'real']).default('demo'),
@@ -128,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: e.ADMIN_KEY,
     livePushIntervalMs: e.LIVE_PUSH_INTERVAL_MS,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
+    sseMaxBufferedBytes: e.SSE_MAX_BUFFERED_BYTES,
     simulatorSeed: e.SIMULATOR_SEED,
     simulatorIntervalMs: e.SIMULATOR_INTERVAL_MS,
     simulatorClock: e.SIMULATOR_CLOCK,

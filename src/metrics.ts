@@ -21,6 +21,8 @@ export interface Metrics {
   quotesChanged: Counter;
   /** Seconds from a document's fetch to its delta leaving for live clients, by transport. */
   pushLatency: Histogram<'transport'>;
+  /** Odds streams (SSE) cut because their client stopped reading. */
+  slowClientsCut: Counter;
 }
 
 /** Seconds, from a few milliseconds to minutes: data ages (fetch to commit, fetch to push). */
@@ -64,6 +66,11 @@ export function createMetrics(): Metrics {
       help: "Time from a feed document's fetch to its delta leaving for live clients, by transport",
       labelNames: ['transport'],
       buckets: AGE_BUCKETS,
+      registers: [registry],
+    }),
+    slowClientsCut: new Counter({
+      name: 'sse_slow_clients_cut_total',
+      help: 'Odds streams (SSE) cut because their client let SSE_MAX_BUFFERED_BYTES pile up unread (it resumes with Last-Event-ID)',
       registers: [registry],
     }),
   };

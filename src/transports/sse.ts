@@ -32,6 +32,13 @@ export interface SseDeps extends Omit<LiveTransportDeps, 'httpServer'> {
   prefix: string;
   /** Period of the heartbeat events. */
   heartbeatMs: number;
+  /**
+   * Bytes a stream may hold unsent (a client that does not read): past them the stream is cut; the
+   * client's reconnect with its Last-Event-ID gets what it missed as one catch-up event.
+   */
+  maxBufferedBytes: number;
+  /** Called when a stream is cut for not reading. */
+  onSlowClient?: () => void;
   /** Counts a connection attempt in the key's request budget; a refusal says why (429). */
   admit?: (viewer: Viewer) => Promise<{ headers: Record<string, string>; refused?: AppError }>;
   onError?: (error: unknown) => void;
@@ -150,6 +157,18 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
       void iterator?.return?.();
       if (!keepOpen) res.end();
     };
+    /**
+     * Writes one event; a client that lets more than maxBufferedBytes pile up unsent is cut (the
+     * socket destroyed, so the memory is freed now, not after a drain that may never come).
+     */
+    const send = (text: string) => {
+      if (closed) return;
+      res.write(text);
+      if (res.writableLength <= deps.maxBufferedBytes) return;
+      deps.onSlowClient?.();
+      end(true);
+      res.destroy();
+    };
     open.add(end);
     req.once('close', () => end());
     try {
@@ -178,7 +197,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     /** The sequence of the last event sent: heartbeats repeat it, so the client's position stays right. */
     let last: number | null = null;
     heartbeat = setInterval(() => {
-      if (!closed) res.write(frame('heartbeat', { server_time: new Date().toISOString() }, last));
+      send(frame('heartbeat', { server_time: new Date().toISOString() }, last));
     }, deps.heartbeatMs);
     unwatch = deps.keyWatch.watch(key!.trim(), (error) => {
       res.write(frame('live_odds', { success: false, error: error.message } satisfies LiveOddsPayload));
@@ -191,19 +210,19 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
           const original = item.errors[0]!.originalError;
           if (!(original instanceof AppError)) deps.onError?.(original ?? item.errors[0]);
           // The client reconnects with its Last-Event-ID and gets what it missed from the change log.
-          res.write(frame('live_odds', { success: false, error: original instanceof AppError ? original.message : 'internal error' } satisfies LiveOddsPayload));
+          send(frame('live_odds', { success: false, error: original instanceof AppError ? original.message : 'internal error' } satisfies LiveOddsPayload));
           break;
         }
         const event = (item.data as { event: StreamEvent }).event;
         last = event.sequence;
         if (event.kind === 'change') {
-          res.write(frame('odds_change', event.change, event.sequence));
+          send(frame('odds_change', event.change, event.sequence));
           continue;
         }
         const made = snapshotPayload({ data: { live: event.snapshot } }, String(event.snapshot?.reason ?? 'snapshot'));
         if ('error' in made) continue;
         const payload = { ...made.payload, ...(event.resyncReason && { resync_reason: event.resyncReason }) };
-        res.write(frame('live_odds', payload, event.sequence));
+        send(frame('live_odds', payload, event.sequence));
       }
     } finally {
       end();

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Database } from '../../src/db/client';
@@ -344,5 +345,38 @@ describe('GET /odds/stream (Server-Sent Events)', () => {
     expect(late.snapshots).toHaveLength(0);
     expect(late.state()).toEqual(stayer.state());
     expect(late.state()).not.toEqual(stateBefore);
+  });
+});
+
+describe('GET /odds/stream with a client that stops reading', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // A snapshot every 100 ms and the smallest buffer allowed: the backlog grows fast.
+    t = await startTestApp({ env: { LIVE_PUSH_INTERVAL_MS: '100', SSE_MAX_BUFFERED_BYTES: '16384', LIVE_CONNECTIONS_STARTER: '1' } });
+    await ingestDocuments([captureDoc(0)], { db: t.db });
+  });
+  afterAll(() => t.close());
+
+  test('when unsent events pile up past SSE_MAX_BUFFERED_BYTES, then the stream is cut, counted, and its connection freed', async () => {
+    const { key } = await t.createKey('starter');
+    const cuts = async () => Number(/^sse_slow_clients_cut_total (\S+)$/m.exec(await (await fetch(`${t.baseUrl}/metrics`)).text())?.[1] ?? NaN);
+    expect(await cuts()).toBe(0);
+    // A client that never reads: once the kernel's buffers are full, the server holds the rest.
+    const request = http.get(`${t.baseUrl}${STREAM}`, { headers: { authorization: `Bearer ${key}` } });
+    request.on('error', () => {});
+    const response = await new Promise<http.IncomingMessage>((resolve) => request.once('response', resolve));
+    expect(response.statusCode).toBe(200);
+    response.pause();
+    for (let i = 0; (await cuts()) === 0; i++) {
+      if (i > 600) throw new Error('timed out waiting for the stream to be cut');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await cuts()).toBe(1);
+    // The key's one live connection is free again: a new stream opens.
+    const again = await fetch(`${t.baseUrl}${STREAM}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+    request.destroy();
   });
 });
