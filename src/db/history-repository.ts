@@ -82,7 +82,7 @@ export async function findHistoricalSeriesGames(prisma: PrismaClient, query: Omi
     CROSS JOIN LATERAL (
       SELECT h."seenAt" FROM "OddsHistory" h
       WHERE ${Prisma.join([Prisma.sql`h."gameId" = g."id"`, ...scopeConditions(query.scope, 'h')], ' AND ')}
-      ORDER BY h."seenAt" LIMIT 1
+      ORDER BY h."gameId", h."seenAt" LIMIT 1
     ) f
     WHERE ${Prisma.join(gameConditions, ' AND ')}
     ORDER BY g."startTime", g."id"`;
@@ -104,7 +104,7 @@ interface HistoryRow {
   isLive: boolean;
   point: number | null;
   american: number;
-  /** The later of the row's time and the game's seenAt of then (null on closing lines). */
+  /** The row's time, or the game's newest change then when later (HistoryRead.gameSeen). */
   seenAt: Date;
   /** The row's time: when the price took this value. */
   changedAt: Date;
@@ -134,8 +134,8 @@ export async function findHistoricalQuotes(
 ): Promise<HistoricalQuote[]> {
   if (!gameIds.length) return [];
   if (moment.kind === 'at') return (await findHistoricalQuotesAt(prisma, gameIds.map((gameId) => ({ gameId, at: moment.at })), scope)).flat();
-  const source = Prisma.sql`(SELECT g."id" AS "gameId", 1::bigint AS "ord", NULL::timestamp AS "gameSeenAt" FROM "Game" g WHERE g."id" IN (${Prisma.join([...gameIds])}))`;
-  return (await readHistory(prisma, source, Prisma.sql`h."isLive" = false AND h."seenAt" < g."startTime"`, [...scopeConditions(scope, 'q'), Prisma.sql`q."isLive" = false`], 1))[0]!;
+  const source = Prisma.sql`(SELECT g."id" AS "gameId", 1::bigint AS "ord" FROM "Game" g WHERE g."id" IN (${Prisma.join([...gameIds])}))`;
+  return (await readHistory(prisma, { source, moment: Prisma.sql`h."isLive" = false AND h."seenAt" < g."startTime"`, pregameOnly: true, scope, count: 1 }))[0]!;
 }
 
 /**
@@ -146,43 +146,58 @@ export async function findHistoricalQuotes(
 export async function findHistoricalQuotesAt(prisma: PrismaClient, pairs: readonly GameInstant[], scope: QuoteScope = {}): Promise<HistoricalQuote[][]> {
   if (!pairs.length) return [];
   // Instants travel as ISO text and are read as UTC: the columns are UTC timestamps without zone.
-  // Per pair, the game's newest history row then (one probe of the ("gameId", "seenAt") index) stands
-  // in for the game's seenAt of that time: a quote's age runs from the later of the two, as current
-  // quotes' does (odds-repository readQuotes), since the history keeps changes, not confirmations.
-  const source = Prisma.sql`(SELECT u."gameId", u."ord", u."at", gs."seenAt" AS "gameSeenAt"
-    FROM (SELECT v."gameId", v."ord", (v."at"::timestamptz AT TIME ZONE 'UTC') AS "at"
-      FROM unnest(${pairs.map((p) => p.gameId)}::int[], ${pairs.map((p) => p.at.toISOString())}::text[]) WITH ORDINALITY AS v("gameId", "at", "ord")) u
-    LEFT JOIN LATERAL (
-      SELECT h."seenAt" FROM "OddsHistory" h WHERE h."gameId" = u."gameId" AND h."seenAt" <= u."at" ORDER BY h."seenAt" DESC LIMIT 1
-    ) gs ON true)`;
-  return readHistory(prisma, source, Prisma.sql`h."seenAt" <= p."at"`, scopeConditions(scope, 'q'), pairs.length);
+  const source = Prisma.sql`(SELECT v."gameId", v."ord", (v."at"::timestamptz AT TIME ZONE 'UTC') AS "at"
+    FROM unnest(${pairs.map((p) => p.gameId)}::int[], ${pairs.map((p) => p.at.toISOString())}::text[]) WITH ORDINALITY AS v("gameId", "at", "ord"))`;
+  return readHistory(prisma, { source, moment: Prisma.sql`h."seenAt" <= p."at"`, pregameOnly: false, scope, count: pairs.length, gameSeen: true });
 }
 
-/**
- * For each row `p` ("gameId", "ord" from 1, "gameSeenAt", optionally "at") of `source`, the last history row of
- * every outcome of the game that `moment` (a condition on `h`, `g` and `p`) allows; `count` lists.
- */
-async function readHistory(prisma: PrismaClient, source: Prisma.Sql, moment: Prisma.Sql, conditions: Prisma.Sql[], count: number): Promise<HistoricalQuote[][]> {
+interface HistoryRead {
+  /** Rows `p` ("gameId", "ord" from 1 to `count`, optionally "at"): one list of prices each. */
+  source: Prisma.Sql;
+  /** Which history rows of an outcome count (a condition on `h`, `g` and `p`). */
+  moment: Prisma.Sql;
+  pregameOnly: boolean;
+  scope: QuoteScope;
+  count: number;
+  /**
+   * Age prices from the game's newest change then: a quote's `seenAt` becomes the later of its own
+   * row's time and the newest row of any outcome of its game, scope or not (as current quotes' age
+   * runs from the later of theirs and the game's seenAt, odds-repository readQuotes): the history
+   * keeps changes, not each time a price was confirmed, and the feed carrying any change of a game
+   * is the nearest thing to having seen it then.
+   */
+  gameSeen?: boolean;
+}
+
+/** For each row of `read.source`, the last history row of every outcome of its game that the moment allows. */
+async function readHistory(prisma: PrismaClient, read: HistoryRead): Promise<HistoricalQuote[][]> {
   // The outcomes are the current quotes of the games (every history row's outcome has one, created
   // when it was first seen); for each, its last history row of the moment is one index probe
   // (newest first, LIMIT 1). What is read is what is returned, whatever the games' history holds.
+  // With gameSeen every outcome of the game is probed, the scope applied after the game's newest
+  // change is taken (a filter the window stops the planner from pushing below it).
+  const scope = scopeConditions(read.scope, 'r');
   const rows = await prisma.$queryRaw<Array<HistoryRow & { ord: bigint | number }>>`
-    SELECT p."ord", h."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", h."point", h."american", h."seenAt" AS "changedAt",
-      GREATEST(h."seenAt", p."gameSeenAt") AS "seenAt", q."outcomeId", q."teamId", q."lineStatus", g."homeTeamId", g."awayTeamId"
-    FROM ${source} p
-    JOIN "Quote" q ON q."gameId" = p."gameId"
-    JOIN "Game" g ON g."id" = q."gameId"
-    CROSS JOIN LATERAL (
-      SELECT h."id", h."point", h."american", h."seenAt"
-      FROM "OddsHistory" h
-      WHERE h."gameId" = q."gameId" AND h."bookId" = q."bookId" AND h."marketType" = q."marketType" AND h."period" = q."period"
-        AND h."side" = q."side" AND h."isLive" = q."isLive" AND ${moment}
-      ORDER BY h."seenAt" DESC, h."id" DESC
-      LIMIT 1
-    ) h
-    ${conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty}
-    ORDER BY p."ord", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive"`;
-  const lists: HistoricalQuote[][] = Array.from({ length: count }, () => []);
+    SELECT r.* FROM (
+      SELECT p."ord", h."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", h."point", h."american",
+        h."seenAt" AS "changedAt", ${read.gameSeen ? Prisma.sql`max(h."seenAt") OVER (PARTITION BY p."ord")` : Prisma.sql`h."seenAt"`} AS "seenAt",
+        q."outcomeId", q."teamId", q."lineStatus", g."homeTeamId", g."awayTeamId"
+      FROM ${read.source} p
+      JOIN "Quote" q ON q."gameId" = p."gameId"
+      JOIN "Game" g ON g."id" = q."gameId"
+      CROSS JOIN LATERAL (
+        SELECT h."id", h."point", h."american", h."seenAt"
+        FROM "OddsHistory" h
+        WHERE h."gameId" = q."gameId" AND h."bookId" = q."bookId" AND h."marketType" = q."marketType" AND h."period" = q."period"
+          AND h."side" = q."side" AND h."isLive" = q."isLive" AND ${read.moment}
+        ORDER BY h."seenAt" DESC, h."id" DESC
+        LIMIT 1
+      ) h
+      ${read.pregameOnly ? Prisma.sql`WHERE q."isLive" = false` : Prisma.empty}
+    ) r
+    ${scope.length ? Prisma.sql`WHERE ${Prisma.join(scope, ' AND ')}` : Prisma.empty}
+    ORDER BY r."ord", r."gameId", r."bookId", r."marketType", r."period", r."side", r."isLive"`;
+  const lists: HistoricalQuote[][] = Array.from({ length: read.count }, () => []);
   for (const r of rows) lists[Number(r.ord) - 1]!.push(toQuote(r));
   return lists;
 }
