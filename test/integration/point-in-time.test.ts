@@ -83,6 +83,11 @@ describe('point in time', () => {
         expect(e.ev.implied_probability).toBeCloseTo(1 / e.odds.decimal, 4);
         expect(e.ev.ev_per_100).toBeCloseTo((p * e.odds.decimal - 1) * 100, 2);
         expect(e.value).toBe(e.ev.ev_per_100);
+        // Confirmed when its game last changed by then, whatever the scope read: the listing (one market)
+        // and the game route (every market) agree.
+        const same = outcomes.find((o) => o.book_id === DK && o.side === 'home');
+        expect(e.confirmed_at).toBe(same.confirmed_at);
+        expect(Date.parse(same.price_changed_at)).toBeLessThanOrEqual(Date.parse(e.confirmed_at));
         // Ages are measured at the instant, from when the price was last confirmed by then.
         expect(Date.parse(e.confirmed_at)).toBeLessThanOrEqual(Date.parse(at));
         expect(e.age_seconds).toBe(Math.floor((Date.parse(at) - Date.parse(e.confirmed_at)) / 1000));
