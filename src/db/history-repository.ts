@@ -23,7 +23,8 @@ export interface HistoricalPageQuery {
 
 /**
  * A price from the history, in the shape of a current quote so that the Game/Market resolvers render
- * it unchanged. `seenAt` and `changedAt` are the history row's time; decimal and fractional are
+ * it unchanged. `changedAt` is the history row's time; `seenAt` too on closing lines, and at an
+ * instant the later of it and the game's newest history row then; decimal and fractional are
  * derived from the stored American price; outcome id, team and line status come from the current
  * quote of the same outcome when there is one.
  */
@@ -61,6 +62,38 @@ export async function findHistoricalGamePage(prisma: PrismaClient, query: Histor
   return { games, total };
 }
 
+/** A game of a snapshot series and when the first price of it within the scope was seen. */
+export interface SeriesGame {
+  game: Game;
+  firstSeenAt: Date;
+}
+
+/**
+ * Every game that starts in [start, end) and has a price in the history within the scope, ordered
+ * by start time then id, with its first such price's time (a series shows a game from then on). One
+ * statement: per game, the oldest matching row through the ("gameId", "seenAt") index. The range is
+ * at most HISTORICAL_MAX_DAYS of games, so the list is small.
+ */
+export async function findHistoricalSeriesGames(prisma: PrismaClient, query: Omit<HistoricalPageQuery, 'moment' | 'limit' | 'offset'>): Promise<SeriesGame[]> {
+  const gameConditions = [Prisma.sql`g."startTime" >= ${query.start}`, Prisma.sql`g."startTime" < ${query.end}`];
+  if (some(query.gameIds)) gameConditions.push(Prisma.sql`g."id" IN (${Prisma.join([...query.gameIds])})`);
+  const rows = await prisma.$queryRaw<Array<{ id: number; firstSeenAt: Date }>>`
+    SELECT g."id", f."seenAt" AS "firstSeenAt" FROM "Game" g
+    CROSS JOIN LATERAL (
+      SELECT h."seenAt" FROM "OddsHistory" h
+      WHERE ${Prisma.join([Prisma.sql`h."gameId" = g."id"`, ...scopeConditions(query.scope, 'h')], ' AND ')}
+      ORDER BY h."gameId", h."seenAt" LIMIT 1
+    ) f
+    WHERE ${Prisma.join(gameConditions, ' AND ')}
+    ORDER BY g."startTime", g."id"`;
+  if (!rows.length) return [];
+  const games = new Map((await prisma.game.findMany({ where: { id: { in: rows.map((r) => Number(r.id)) } } })).map((g) => [g.id, g]));
+  return rows.flatMap((r) => {
+    const game = games.get(Number(r.id));
+    return game ? [{ game, firstSeenAt: new Date(r.firstSeenAt) }] : [];
+  });
+}
+
 interface HistoryRow {
   id: bigint;
   gameId: number;
@@ -71,12 +104,21 @@ interface HistoryRow {
   isLive: boolean;
   point: number | null;
   american: number;
+  /** The row's time, or the game's newest change then when later (HistoryRead.gameSeen). */
   seenAt: Date;
+  /** The row's time: when the price took this value. */
+  changedAt: Date;
   outcomeId: string | null;
   teamId: number | null;
   lineStatus: string | null;
   homeTeamId: number;
   awayTeamId: number;
+}
+
+/** A game and an instant: the prices of the game as they stood then (one snapshot of a series). */
+export interface GameInstant {
+  gameId: number;
+  at: Date;
 }
 
 /**
@@ -91,53 +133,103 @@ export async function findHistoricalQuotes(
   scope: QuoteScope = {},
 ): Promise<HistoricalQuote[]> {
   if (!gameIds.length) return [];
+  if (moment.kind === 'at') return (await findHistoricalQuotesAt(prisma, gameIds.map((gameId) => ({ gameId, at: moment.at })), scope)).flat();
+  const source = Prisma.sql`(SELECT g."id" AS "gameId", 1::bigint AS "ord" FROM "Game" g WHERE g."id" IN (${Prisma.join([...gameIds])}))`;
+  return (await readHistory(prisma, { source, moment: Prisma.sql`h."isLive" = false AND h."seenAt" < g."startTime"`, pregameOnly: true, scope, count: 1 }))[0]!;
+}
+
+/**
+ * The prices of each (game, instant) pair as they stood at its instant (as `findHistoricalQuotes` at
+ * that moment), in one statement whatever the number of pairs: the result is in the order of `pairs`,
+ * one list per pair. The pairs of a series page are bounded by its page size (docs/point-in-time.md).
+ */
+export async function findHistoricalQuotesAt(prisma: PrismaClient, pairs: readonly GameInstant[], scope: QuoteScope = {}): Promise<HistoricalQuote[][]> {
+  if (!pairs.length) return [];
+  // Instants travel as ISO text and are read as UTC: the columns are UTC timestamps without zone.
+  const source = Prisma.sql`(SELECT v."gameId", v."ord", (v."at"::timestamptz AT TIME ZONE 'UTC') AS "at"
+    FROM unnest(${pairs.map((p) => p.gameId)}::int[], ${pairs.map((p) => p.at.toISOString())}::text[]) WITH ORDINALITY AS v("gameId", "at", "ord"))`;
+  return readHistory(prisma, { source, moment: Prisma.sql`h."seenAt" <= p."at"`, pregameOnly: false, scope, count: pairs.length, gameSeen: true });
+}
+
+interface HistoryRead {
+  /** Rows `p` ("gameId", "ord" from 1 to `count`, optionally "at"): one list of prices each. */
+  source: Prisma.Sql;
+  /** Which history rows of an outcome count (a condition on `h`, `g` and `p`). */
+  moment: Prisma.Sql;
+  pregameOnly: boolean;
+  scope: QuoteScope;
+  count: number;
+  /**
+   * Age prices from the game's newest change then: a quote's `seenAt` becomes the later of its own
+   * row's time and the newest row of any outcome of its game, scope or not (as current quotes' age
+   * runs from the later of theirs and the game's seenAt, odds-repository readQuotes): the history
+   * keeps changes, not each time a price was confirmed, and the feed carrying any change of a game
+   * is the nearest thing to having seen it then.
+   */
+  gameSeen?: boolean;
+}
+
+/** For each row of `read.source`, the last history row of every outcome of its game that the moment allows. */
+async function readHistory(prisma: PrismaClient, read: HistoryRead): Promise<HistoricalQuote[][]> {
   // The outcomes are the current quotes of the games (every history row's outcome has one, created
   // when it was first seen); for each, its last history row of the moment is one index probe
   // (newest first, LIMIT 1). What is read is what is returned, whatever the games' history holds.
-  const conditions = [Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])})`, ...scopeConditions(scope, 'q')];
-  if (moment.kind === 'closing') conditions.push(Prisma.sql`q."isLive" = false`);
-  const rows = await prisma.$queryRaw<HistoryRow[]>`
-    SELECT h."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", h."point", h."american", h."seenAt",
-      q."outcomeId", q."teamId", q."lineStatus", g."homeTeamId", g."awayTeamId"
-    FROM "Quote" q
-    JOIN "Game" g ON g."id" = q."gameId"
-    CROSS JOIN LATERAL (
-      SELECT h."id", h."point", h."american", h."seenAt"
-      FROM "OddsHistory" h
-      WHERE h."gameId" = q."gameId" AND h."bookId" = q."bookId" AND h."marketType" = q."marketType" AND h."period" = q."period"
-        AND h."side" = q."side" AND h."isLive" = q."isLive" AND ${momentCondition(moment)}
-      ORDER BY h."seenAt" DESC, h."id" DESC
-      LIMIT 1
-    ) h
-    WHERE ${Prisma.join(conditions, ' AND ')}
-    ORDER BY q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive"`;
-  return rows.map((r) => {
-    const american = Number(r.american);
-    const decimal = americanToDecimal(american);
-    const seenAt = new Date(r.seenAt);
-    const teamId = r.teamId ?? (r.marketType === 'total' ? null : r.side === 'home' ? r.homeTeamId : r.awayTeamId);
-    return {
-      id: BigInt(r.id),
-      gameId: r.gameId,
-      bookId: r.bookId,
-      marketType: r.marketType,
-      period: r.period,
-      side: r.side,
-      isLive: r.isLive,
-      outcomeId: r.outcomeId,
-      teamId,
-      point: r.point,
-      american,
-      decimal,
-      fractional: decimalToFractional(decimal),
-      isAvailable: true,
-      lineStatus: r.lineStatus ?? 'normal',
-      seenAt,
-      changedAt: seenAt,
-      // A snapshot has no opening price of its own: the row's price stands in (not served from here).
-      openPoint: r.point,
-      openAmerican: american,
-      openedAt: seenAt,
-    };
-  });
+  // With gameSeen every outcome of the game is probed, the scope applied after the game's newest
+  // change is taken (a filter the window stops the planner from pushing below it).
+  const scope = scopeConditions(read.scope, 'r');
+  const rows = await prisma.$queryRaw<Array<HistoryRow & { ord: bigint | number }>>`
+    SELECT r.* FROM (
+      SELECT p."ord", h."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", h."point", h."american",
+        h."seenAt" AS "changedAt", ${read.gameSeen ? Prisma.sql`max(h."seenAt") OVER (PARTITION BY p."ord")` : Prisma.sql`h."seenAt"`} AS "seenAt",
+        q."outcomeId", q."teamId", q."lineStatus", g."homeTeamId", g."awayTeamId"
+      FROM ${read.source} p
+      JOIN "Quote" q ON q."gameId" = p."gameId"
+      JOIN "Game" g ON g."id" = q."gameId"
+      CROSS JOIN LATERAL (
+        SELECT h."id", h."point", h."american", h."seenAt"
+        FROM "OddsHistory" h
+        WHERE h."gameId" = q."gameId" AND h."bookId" = q."bookId" AND h."marketType" = q."marketType" AND h."period" = q."period"
+          AND h."side" = q."side" AND h."isLive" = q."isLive" AND ${read.moment}
+        ORDER BY h."seenAt" DESC, h."id" DESC
+        LIMIT 1
+      ) h
+      ${read.pregameOnly ? Prisma.sql`WHERE q."isLive" = false` : Prisma.empty}
+    ) r
+    ${scope.length ? Prisma.sql`WHERE ${Prisma.join(scope, ' AND ')}` : Prisma.empty}
+    ORDER BY r."ord", r."gameId", r."bookId", r."marketType", r."period", r."side", r."isLive"`;
+  const lists: HistoricalQuote[][] = Array.from({ length: read.count }, () => []);
+  for (const r of rows) lists[Number(r.ord) - 1]!.push(toQuote(r));
+  return lists;
+}
+
+/** A history row in the shape of a current quote. */
+function toQuote(r: HistoryRow): HistoricalQuote {
+  const american = Number(r.american);
+  const decimal = americanToDecimal(american);
+  const seenAt = new Date(r.seenAt);
+  const changedAt = new Date(r.changedAt);
+  const teamId = r.teamId ?? (r.marketType === 'total' ? null : r.side === 'home' ? r.homeTeamId : r.awayTeamId);
+  return {
+    id: BigInt(r.id),
+    gameId: r.gameId,
+    bookId: r.bookId,
+    marketType: r.marketType,
+    period: r.period,
+    side: r.side,
+    isLive: r.isLive,
+    outcomeId: r.outcomeId,
+    teamId,
+    point: r.point,
+    american,
+    decimal,
+    fractional: decimalToFractional(decimal),
+    isAvailable: true,
+    lineStatus: r.lineStatus ?? 'normal',
+    seenAt,
+    changedAt,
+    // A snapshot has no opening price of its own: the row's price stands in (not served from here).
+    openPoint: r.point,
+    openAmerican: american,
+    openedAt: changedAt,
+  };
 }

@@ -1,6 +1,7 @@
 import { LIVE_STALE_AFTER_MS, PREGAME_STALE_AFTER_MS } from '../domain/stale';
 import { Prisma } from './__generated__/prisma/client';
 import type { PrismaClient, Quote, Sportsbook } from './client';
+import { findHistoricalQuotes } from './history-repository';
 import { readQuotes } from './odds-repository';
 
 // The reads behind the cross-game market listings (spec 4.5-4.7): the games in scope, every
@@ -28,11 +29,15 @@ export interface ListingGameRow {
   homeTeamId: number;
   awayTeamId: number;
   status: string;
+  startTime: Date;
 }
 
 export interface ListingRows {
   games: ListingGameRow[];
-  /** Available quotes of every book, aggregates included (the listing decides what to drop). */
+  /**
+   * Available quotes of every book, aggregates included (the listing decides what to drop); with
+   * `asOf`, the prices of the history then instead, pregame and live rows of each outcome.
+   */
   quotes: Quote[];
   books: Sportsbook[];
 }
@@ -41,27 +46,34 @@ export interface ListingRows {
  * The rows a listing is computed from. Quotes are not narrowed by book or side here: the reference
  * probability, consensus and arbitrage of a market need every book's prices.
  */
-export async function findListingRows(prisma: PrismaClient, scope: ListingScope): Promise<ListingRows> {
+export async function findListingRows(prisma: PrismaClient, scope: ListingScope, asOf?: Date): Promise<ListingRows> {
   const games = await prisma.game.findMany({
     where: {
       ...((scope.from || scope.to) && { startTime: { ...(scope.from && { gte: scope.from }), ...(scope.to && { lt: scope.to }) } }),
       ...(scope.gameIds && { id: { in: [...scope.gameIds] } }),
       ...(scope.teamIds && { OR: [{ homeTeamId: { in: [...scope.teamIds] } }, { awayTeamId: { in: [...scope.teamIds] } }] }),
     },
-    select: { id: true, leagueId: true, homeTeamId: true, awayTeamId: true, status: true, league: { select: { name: true } } },
+    select: { id: true, leagueId: true, homeTeamId: true, awayTeamId: true, status: true, startTime: true, league: { select: { name: true } } },
     orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
   });
   if (games.length === 0) return { games: [], quotes: [], books: [] };
   const [quotes, books] = await Promise.all([
-    readQuotes(
-      prisma,
-      Prisma.sql`q."gameId" IN (${Prisma.join(games.map((g) => g.id))}) AND q."marketType" = ${scope.marketType} AND q."period" = ${scope.period} AND q."isAvailable"`,
-      Prisma.sql`q."gameId", q."bookId", q."id"`,
-    ),
+    asOf
+      ? findHistoricalQuotes(
+          prisma,
+          games.map((g) => g.id),
+          { kind: 'at', at: asOf },
+          { marketTypes: [scope.marketType], periods: [scope.period] },
+        )
+      : readQuotes(
+          prisma,
+          Prisma.sql`q."gameId" IN (${Prisma.join(games.map((g) => g.id))}) AND q."marketType" = ${scope.marketType} AND q."period" = ${scope.period} AND q."isAvailable"`,
+          Prisma.sql`q."gameId", q."bookId", q."id"`,
+        ),
     prisma.sportsbook.findMany({ orderBy: { id: 'asc' } }),
   ]);
   return {
-    games: games.map((g) => ({ id: g.id, leagueId: g.leagueId, leagueName: g.league.name, homeTeamId: g.homeTeamId, awayTeamId: g.awayTeamId, status: g.status })),
+    games: games.map((g) => ({ id: g.id, leagueId: g.leagueId, leagueName: g.league.name, homeTeamId: g.homeTeamId, awayTeamId: g.awayTeamId, status: g.status, startTime: g.startTime })),
     quotes,
     books,
   };

@@ -11,6 +11,7 @@ export { PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from './rounding';
 export { normalCdf } from './normal';
 export * from './book-pricing';
 export * from './local-day';
+export * from './interval';
 export * from './vocabulary';
 export * from './grading';
 export * from './clv';

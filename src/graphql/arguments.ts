@@ -1,4 +1,4 @@
-import { dateProblem, INSTANT_HINT, localDateOf, localDayRange, parseInstant, SIDES_BY_MARKET, textProblem } from '../domain';
+import { dateProblem, INSTANT_HINT, INTERVAL_HINT, localDateOf, localDayRange, parseInstant, parseInterval, SIDES_BY_MARKET, textProblem } from '../domain';
 import type { GameFilter } from '../db/odds-repository';
 import { AppError } from '../errors';
 
@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 // (src/rest/params.ts) uses the rules re-exported here, so both transports refuse the same values
 // with the same words.
 
-export { dateProblem, INSTANT_HINT, parseInstant, SIDES_BY_MARKET, textProblem };
+export { dateProblem, INSTANT_HINT, INTERVAL_HINT, parseInstant, parseInterval, SIDES_BY_MARKET, textProblem };
 
 /** Largest page; spec 8. */
 export const MAX_LIMIT = 1000;

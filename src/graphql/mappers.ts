@@ -2,7 +2,12 @@
 // and a child resolver receives. Rows come from Prisma; computed objects are plain records.
 import type * as Prisma from '../db/client';
 
-export type Game = Prisma.Game;
+/**
+ * A game row; `quotesAsOf`, when set, are the prices its markets show instead of the current quotes
+ * (a point in time or a historical snapshot, src/graphql/point-in-time.ts), one per book, market,
+ * period and side.
+ */
+export type Game = Prisma.Game & { quotesAsOf?: Prisma.Quote[] | undefined };
 export type Team = Prisma.Team;
 export type League = Prisma.League;
 export type Sportsbook = Prisma.Sportsbook;

@@ -10,8 +10,16 @@ import type { GraphQLContext } from './context';
  * the book has one), the pregame row otherwise, the live row when there is no pregame row.
  */
 export function displayedQuotes(status: string, quotes: readonly QuoteRow[]): QuoteRow[] {
-  const preferLive = LIVE_STATUSES.includes(status);
-  const chosen = new Map<string, QuoteRow>();
+  return chooseShown(quotes, LIVE_STATUSES.includes(status));
+}
+
+/**
+ * One quote per book, market, period and side: the live one when `preferLive` and the book has one,
+ * the pregame one otherwise (the live one when there is no pregame one). Current quotes prefer live
+ * while the game is played; a point in time prefers live from the game's start on.
+ */
+export function chooseShown<Q extends QuoteRow>(quotes: readonly Q[], preferLive: boolean): Q[] {
+  const chosen = new Map<string, Q>();
   for (const q of quotes) {
     const key = `${q.bookId}|${q.marketType}|${q.period}|${q.side}`;
     const current = chosen.get(key);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateProblem, INSTANT_HINT, parseInstant, textProblem } from '../graphql/arguments';
+import { dateProblem, INSTANT_HINT, INTERVAL_HINT, parseInstant, parseInterval, textProblem } from '../graphql/arguments';
 
 // Parameter types of the REST routes. Each is a zod schema that turns the raw query value (a string,
 // or an array of strings when repeated) into a GraphQL variable, with a message naming what is
@@ -109,14 +109,28 @@ export function date(description: string) {
   );
 }
 
-/** An ISO 8601 instant (passed on as written; the GraphQL DateTime scalar reads it the same way). */
+/**
+ * An ISO 8601 instant, passed on in UTC with milliseconds (what the GraphQL DateTime scalar writes),
+ * so that one instant written in several ways is one variable and one response-cache entry.
+ */
 export function instant(description: string) {
   return param(
     (raw, fail) => {
-      const value = single(raw, fail).trim();
-      return parseInstant(value) ? value : fail(INSTANT_HINT);
+      const value = parseInstant(single(raw, fail).trim());
+      return value ? value.toISOString() : fail(INSTANT_HINT);
     },
     { description, openapi: { type: 'string', format: 'date-time' } },
+  );
+}
+
+/** A step of a series, `<n>m`, `<n>h` or `<n>d` (passed on as written, trimmed; the resolver reads it the same way). */
+export function interval(description: string) {
+  return param(
+    (raw, fail) => {
+      const value = single(raw, fail).trim();
+      return parseInterval(value) === null ? fail(INTERVAL_HINT) : value;
+    },
+    { description, openapi: { type: 'string', pattern: '^[1-9][0-9]{0,5}[mhd]$', examples: ['5m', '1h', '1d'] } },
   );
 }
 

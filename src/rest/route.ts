@@ -45,6 +45,11 @@ export interface Route {
    */
   freshness?: Freshness;
   /**
+   * The class of an answer given an `as_of` (a point in time, docs/point-in-time.md), when it is
+   * longer-lived than `freshness`: such an answer only changes if the history before the instant does.
+   */
+  asOfFreshness?: Freshness;
+  /**
    * A Server-Sent Events stream rather than a JSON answer: served by src/transports/sse.ts (the REST
    * handler passes it on) and shown as text/event-stream. `document` builds its subscription, since
    * it is not one of the operation files.
@@ -63,7 +68,8 @@ const SETTLED = new Set(['closed']);
  * The Cache-Control of a route's 200 body. `private`: answers depend on the caller's key, so shared
  * caches must not keep them.
  */
-export function cacheControlOf(route: Route, body: Record<string, unknown>): string {
+export function cacheControlOf(route: Route, body: Record<string, unknown>, params: Record<string, unknown> = {}): string {
+  if (route.asOfFreshness && params.as_of !== undefined) return `private, max-age=${MAX_AGE[route.asOfFreshness]}`;
   let maxAge = MAX_AGE[route.freshness ?? 'odds'];
   if ((route.freshness ?? 'odds') === 'odds') {
     const data = body.data;

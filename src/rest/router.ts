@@ -156,7 +156,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     if (result.errors?.length) return { error: appErrorOf(result.errors[0]!), cause: result.errors[0]!.originalError ?? result.errors[0] };
     const data = Object.keys(c.enums).length ? lowerEnums(result.data, c.enums) : result.data;
     const body = c.route.envelope.body(data as Record<string, unknown>, params);
-    return { representation: representation(Buffer.from(JSON.stringify(body)), cacheControlOf(c.route, body)) };
+    return { representation: representation(Buffer.from(JSON.stringify(body)), cacheControlOf(c.route, body, params)) };
   }
 
   /** The answer of `c` for these variables: from the cache, from a run in flight, or a new run. */

@@ -285,7 +285,7 @@ export interface paths {
         };
         /**
          * Historical odds snapshots, one per game: the closing line, or the state at an instant (Pro, Elite)
-         * @description start_date and end_date (league-local days) are required, end_date not before start_date, at most 31 days apart. Without `at`, each snapshot is the closing line (last pregame prices seen before the start); with `at` (ISO 8601), the prices as they stood then.
+         * @description start_date and end_date (league-local days) are required, end_date not before start_date, at most 31 days apart. Without `at`, each snapshot is the closing line (last pregame prices seen before the start); with `at` (ISO 8601), the prices as they stood then. With `interval`, a series: one snapshot per game and instant, fetched_at the instant, paginated over every (game, instant) pair.
          */
         get: operations["HistoricalOdds"];
         put?: never;
@@ -542,6 +542,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first game */
                 offset?: number;
+                /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; each game's markets as the service knew them then (status and score are as now: no history of them is kept; docs/point-in-time.md) */
+                as_of?: string;
             };
             header?: {
                 /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
@@ -1053,7 +1055,7 @@ export interface operations {
             query?: {
                 /** @description League-local day (LEAGUE_TIME_ZONE) the game starts on; resolves a game id to that day */
                 date?: string;
-                /** @description Extension (Pro, Elite): an ISO 8601 instant; the markets as the service knew them then (docs/closing-and-grading.md) */
+                /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the markets as the service knew them then (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description false omits markets */
                 include_markets?: boolean;
@@ -1658,7 +1660,7 @@ export interface operations {
             query?: {
                 /** @description League-local day (LEAGUE_TIME_ZONE) the game starts on; resolves a game id to that day */
                 date?: string;
-                /** @description Extension (Pro, Elite): an ISO 8601 instant; the markets as the service knew them then (docs/closing-and-grading.md) */
+                /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the markets as the service knew them then (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description Market types (comma-separated and/or repeated) */
                 market_type?: ("moneyline" | "spread" | "total")[];
@@ -2383,6 +2385,8 @@ export interface operations {
                 period?: "full" | "full_game" | "first_half";
                 /** @description De-vig method of the reference probability (default power) */
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
+                as_of?: string;
                 /** @description The outcome's team (home or away side) (comma-separated and/or repeated) */
                 team_id?: number[];
                 /** @description odds (highest decimal price first) or value (highest ev_per_100 first); default odds */
@@ -2420,6 +2424,9 @@ export interface operations {
                          * @description Every available price of one market type across the games of a league-local day, one entry per
                          *     book and side, with value metrics. Aggregate books (Consensus, Open) are never listed; pregame and
                          *     live prices are both listed, flagged isLive, and never compared with each other.
+                         *     With asOf (Pro, Elite), the listing as it stood at that instant: the prices each book showed then
+                         *     (as Query.game with asOf), every value metric computed from them as now, and ages and staleness
+                         *     measured at asOf; date defaults to asOf's league-local day.
                          */
                         data: {
                             /** @description The feed's outcome id (a 64-bit-safe integer); null when the feed gave none or a non-numeric one. */
@@ -2570,6 +2577,8 @@ export interface operations {
                 period?: "full" | "full_game" | "first_half";
                 /** @description De-vig method of the reference probability (default power) */
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
+                as_of?: string;
                 /** @description The outcome's team (home or away side) (comma-separated and/or repeated) */
                 team_id?: number[];
                 /** @description odds (highest decimal price first) or value (highest ev_per_100 first); default value */
@@ -2607,6 +2616,9 @@ export interface operations {
                          * @description Every available price of one market type across the games of a league-local day, one entry per
                          *     book and side, with value metrics. Aggregate books (Consensus, Open) are never listed; pregame and
                          *     live prices are both listed, flagged isLive, and never compared with each other.
+                         *     With asOf (Pro, Elite), the listing as it stood at that instant: the prices each book showed then
+                         *     (as Query.game with asOf), every value metric computed from them as now, and ages and staleness
+                         *     measured at asOf; date defaults to asOf's league-local day.
                          */
                         data: {
                             /** @description The feed's outcome id (a 64-bit-safe integer); null when the feed gave none or a non-numeric one. */
@@ -2757,6 +2769,8 @@ export interface operations {
                 period?: "full" | "full_game" | "first_half";
                 /** @description De-vig method of the reference probability (default power) */
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
+                as_of?: string;
                 /** @description over and/or under (comma-separated and/or repeated) */
                 side?: ("over" | "under")[];
                 /** @description odds (highest decimal price first) or value (highest ev_per_100 first); default value */
@@ -2794,6 +2808,9 @@ export interface operations {
                          * @description Every available price of one market type across the games of a league-local day, one entry per
                          *     book and side, with value metrics. Aggregate books (Consensus, Open) are never listed; pregame and
                          *     live prices are both listed, flagged isLive, and never compared with each other.
+                         *     With asOf (Pro, Elite), the listing as it stood at that instant: the prices each book showed then
+                         *     (as Query.game with asOf), every value metric computed from them as now, and ages and staleness
+                         *     measured at asOf; date defaults to asOf's league-local day.
                          */
                         data: {
                             /** @description The feed's outcome id (a 64-bit-safe integer); null when the feed gave none or a non-numeric one. */
@@ -3608,7 +3625,9 @@ export interface operations {
                 book_id?: number[];
                 /** @description Extension: an ISO 8601 instant; the prices as they stood then instead of the closing line */
                 at?: string;
-                /** @description Page size */
+                /** @description Extension: a series instead of one snapshot per game, the prices every interval (5m, 15m, 1h, 1d: a whole number and m, h or d, 1m to 31d) from the start of start_date to the end of end_date, at most 2016 instants, instants after now left out; per game from its first price on, ordered by game then instant; not with at; limit at most 288 (docs/point-in-time.md) */
+                interval?: string;
+                /** @description Page size (at most 288 with interval) */
                 limit?: number;
                 /** @description Index of the first snapshot */
                 offset?: number;
@@ -3647,7 +3666,7 @@ export interface operations {
                             date: string;
                             /**
                              * Format: date-time
-                             * @description The instant the markets are shown as of: the last change before the start (closing) or `at`.
+                             * @description The instant the markets are shown as of: the last change before the start (closing), `at`, or the series instant (interval).
                              */
                             fetched_at: string | null;
                             /** @description The game with its markets as they stood at fetchedAt. */

@@ -597,7 +597,7 @@ export type HistoricalSnapshot = {
   __typename?: 'HistoricalSnapshot';
   /** League-local day of the game's start, YYYYMMDD. */
   date: Scalars['String']['output'];
-  /** The instant the markets are shown as of: the last change before the start (closing) or `at`. */
+  /** The instant the markets are shown as of: the last change before the start (closing), `at`, or the series instant (interval). */
   fetchedAt: Maybe<Scalars['DateTime']['output']>;
   /** The game with its markets as they stood at fetchedAt. */
   game: Game;
@@ -1078,7 +1078,9 @@ export type Query = {
   game: Maybe<Game>;
   /**
    * Games ordered by startTime, then gameId. date / startDate / endDate are league-local days
-   * (LEAGUE_TIME_ZONE).
+   * (LEAGUE_TIME_ZONE). With asOf (Pro, Elite), each game's markets are the prices as the service knew
+   * them at that instant; status, score and the other fields are the games as they are now (no history
+   * of them is kept), and which games are listed is decided by the filters as now.
    */
   games: GamePage;
   /** Grades of up to 500 bets from the games' final scores. */
@@ -1086,7 +1088,8 @@ export type Query = {
   /**
    * Snapshots from the odds history (Pro, Elite), one per game starting between startDate and endDate
    * (league-local days, both required, at most 31 days). Default: the closing line (last pregame prices
-   * seen before the start). at: the prices as they stood at that instant instead.
+   * seen before the start). at: the prices as they stood at that instant instead. interval: a series of
+   * snapshots per game at regular instants across the days (docs/point-in-time.md).
    */
   historicalOdds: HistoricalPage;
   /** Leagues ordered by id. */
@@ -1105,6 +1108,9 @@ export type Query = {
    * Every available price of one market type across the games of a league-local day, one entry per
    * book and side, with value metrics. Aggregate books (Consensus, Open) are never listed; pregame and
    * live prices are both listed, flagged isLive, and never compared with each other.
+   * With asOf (Pro, Elite), the listing as it stood at that instant: the prices each book showed then
+   * (as Query.game with asOf), every value metric computed from them as now, and ages and staleness
+   * measured at asOf; date defaults to asOf's league-local day.
    */
   marketListing: Array<ListingOutcome>;
   /** Always true: lets a client check its key and the schema cheaply. */
@@ -1160,6 +1166,7 @@ export type QueryGameArgs = {
 
 /** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
 export type QueryGamesArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   date?: InputMaybe<Scalars['Date']['input']>;
   endDate?: InputMaybe<Scalars['Date']['input']>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
@@ -1184,6 +1191,7 @@ export type QueryHistoricalOddsArgs = {
   bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
   endDate?: InputMaybe<Scalars['Date']['input']>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  interval?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
   marketType?: InputMaybe<Array<MarketType>>;
   offset?: InputMaybe<Scalars['Int']['input']>;
@@ -1219,6 +1227,7 @@ export type QueryLiveGamesArgs = {
 
 /** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
 export type QueryMarketListingArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
   date?: InputMaybe<Scalars['Date']['input']>;
   devig?: InputMaybe<DevigMethod>;

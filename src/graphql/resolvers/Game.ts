@@ -22,7 +22,8 @@ export const Game: GameResolvers = {
   markets: async (g, args, ctx) => {
     const period = args.period ?? 'full_game';
     const books = args.bookId ? new Set(args.bookId) : null;
-    const quotes = displayedQuotes(g.status, await ctx.loaders.quotesByGameId.load(g.id)).filter(
+    const shown = g.quotesAsOf ?? displayedQuotes(g.status, await ctx.loaders.quotesByGameId.load(g.id));
+    const quotes = shown.filter(
       (q) => q.period === period && (!books || books.has(q.bookId)) && inLiveScope(g, q),
     );
     return { game: g, quotes };

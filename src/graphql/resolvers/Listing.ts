@@ -3,6 +3,8 @@ import { findListingRows } from '../../db/listing-repository';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { checkSomeOf, dayOrToday, invalidParameter, list } from '../arguments';
 import { buildListing, type ListingBook } from '../listings/build-listing';
+import { checkAsOf } from '../point-in-time';
+import { chooseShown } from '../quotes';
 import { presentEntry, type TeamBriefModel } from '../listings/present-listing';
 
 // Query.marketListing (schema/listing.graphql): the cross-game listings of spec 4.5-4.7. The closed
@@ -24,11 +26,21 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
     const teamIds = list(args.teamId);
     if (marketType === 'total' && teamIds) throw invalidParameter('team_id', 'not allowed on the total listing (it has no team filter)');
     const gameIds = list(args.gameId);
+    const asOf = args.asOf ?? null;
+    if (asOf) checkAsOf(ctx, asOf, 'point-in-time listings (as_of)');
+    // The clock of the listing: ages, staleness and the default day are those of asOf when given.
+    const now = asOf ?? ctx.now;
     // Game ids already pick the games: without an explicit date they are not limited to today.
-    const range = gameIds && !args.date ? {} : dayOrToday(args.date, ctx.now, ctx.timeZone);
+    const range = gameIds && !args.date ? {} : dayOrToday(args.date, now, ctx.timeZone);
 
-    const rows = await findListingRows(ctx.db.prisma, { ...range, gameIds, teamIds, marketType, period });
+    const rows = await findListingRows(ctx.db.prisma, { ...range, gameIds, teamIds, marketType, period }, asOf ?? undefined);
     const books = new Map<number, ListingBook>(rows.books.map((b) => [b.id, b]));
+    // At an instant, each book's price is the one its game showed then (pregame before the start, live
+    // from it on when the book had one), as Query.game with asOf shows it; and a game counts as being
+    // played when it had started and had a live price by then (its status then is not kept).
+    const quotes = asOf ? rows.games.flatMap((g) => chooseShown(rows.quotes.filter((q) => q.gameId === g.id), asOf >= g.startTime)) : rows.quotes;
+    const playing = (g: (typeof rows.games)[number]) =>
+      asOf ? asOf >= g.startTime && quotes.some((q) => q.gameId === g.id && q.isLive) : LIVE_STATUSES.includes(g.status);
     const entries = buildListing({
       marketType,
       games: rows.games.map((g) => ({
@@ -36,13 +48,13 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
         league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
         homeTeamId: g.homeTeamId,
         awayTeamId: g.awayTeamId,
-        live: LIVE_STATUSES.includes(g.status),
+        live: playing(g),
       })),
-      quotes: rows.quotes,
+      quotes,
       books,
       devigMethod,
       sort,
-      now: ctx.now,
+      now,
       bookIds: list(args.bookId),
       teamIds,
       sides,
@@ -55,6 +67,6 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
       teams.set(id, team && !(team instanceof Error) ? { id, name: team.fullName, abbr: team.abbr } : { id, name: null, abbr: null });
     }
     const bookName = (id: number) => books.get(id)?.name ?? null;
-    return entries.map((e) => presentEntry(e, e.quote.teamId === null ? null : (teams.get(e.quote.teamId) ?? null), bookName, ctx.now));
+    return entries.map((e) => presentEntry(e, e.quote.teamId === null ? null : (teams.get(e.quote.teamId) ?? null), bookName, now));
   },
 };

@@ -1,9 +1,20 @@
 import { requirePlan } from '../../auth/viewer';
 import type { Quote } from '../../db/client';
-import { findHistoricalGamePage, findHistoricalQuotes, type SnapshotMoment } from '../../db/history-repository';
-import { addDays, localDateOf, localDayRange } from '../../domain';
+import type { QuoteScope } from '../../db/movement-repository';
+import {
+  findHistoricalGamePage,
+  findHistoricalQuotes,
+  findHistoricalQuotesAt,
+  findHistoricalSeriesGames,
+  type GameInstant,
+  type SnapshotMoment,
+} from '../../db/history-repository';
+import { addDays, firstInstantFrom, INTERVAL_HINT, localDateOf, localDayRange, parseInterval, seriesInstants, seriesLength } from '../../domain';
 import type { QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import { invalidParameter, list, parsePage } from '../arguments';
+import type { GraphQLContext } from '../context';
+import { withQuotes } from '../point-in-time';
+import { chooseShown } from '../quotes';
 
 // Historical odds (spec 2.9, 4.10): one snapshot per game from the append-only odds history.
 
@@ -21,18 +32,55 @@ export function parseHistoricalRange(startDate: string | null | undefined, endDa
   return { startDate, endDate };
 }
 
+/** Most instants a series may have from start_date to end_date (7 days of 5 minutes, 31 days of 2 hours). */
+export const SERIES_MAX_INSTANTS = 2016;
+
+/** Largest page of a series: one day of 5-minute snapshots of one game (each is a full game's prices). */
+export const SERIES_MAX_LIMIT = 288;
+
+type Snapshot = ResolversTypes['HistoricalSnapshot'];
+
 /**
- * One price per book, market, period and side: the live one when the moment falls after the game's
- * start and the book had one, the pregame one otherwise (as the Game markets show current quotes).
+ * A page of the series of snapshots every `interval` (docs/point-in-time.md): per game (start time,
+ * id), the instants from its first price on, each one the prices as they stood then. The total counts
+ * every (game, instant) pair of the range, the page's pairs are read in one statement.
  */
-export function chooseShown(quotes: readonly Quote[], preferLive: boolean): Quote[] {
-  const chosen = new Map<string, Quote>();
-  for (const q of quotes) {
-    const key = `${q.bookId}|${q.marketType}|${q.period}|${q.side}`;
-    const current = chosen.get(key);
-    if (!current || (current.isLive !== q.isLive && q.isLive === preferLive)) chosen.set(key, q);
+async function historicalSeries(
+  ctx: GraphQLContext,
+  args: { interval: string; at?: Date | null | undefined; gameId?: readonly number[] | null | undefined },
+  range: { start: Date; end: Date },
+  scope: QuoteScope,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; items: Snapshot[] }> {
+  const step = parseInterval(args.interval);
+  if (step === null) throw invalidParameter('interval', INTERVAL_HINT);
+  if (args.at) throw invalidParameter('at', 'not allowed with interval (the series has its own instants)');
+  if (page.limit > SERIES_MAX_LIMIT) throw invalidParameter('limit', `must be an integer from 1 to ${SERIES_MAX_LIMIT} with interval`);
+  const count = seriesLength(range.start, range.end, step);
+  if (count > SERIES_MAX_INSTANTS) {
+    throw invalidParameter('interval', `gives ${count} instants from start_date to end_date; at most ${SERIES_MAX_INSTANTS} (a longer interval or fewer days)`);
   }
-  return [...chosen.values()];
+  // Instants after the request's clock are left out: the prices of then are not known yet.
+  const instants = seriesInstants(range.start, new Date(Math.min(range.end.getTime(), ctx.now.getTime() + 1)), step);
+  const games = await findHistoricalSeriesGames(ctx.db.prisma, { ...range, gameIds: list(args.gameId), scope });
+
+  let total = 0;
+  const pairs: Array<GameInstant & { game: (typeof games)[number]['game'] }> = [];
+  for (const { game, firstSeenAt } of games) {
+    const first = firstInstantFrom(instants, firstSeenAt);
+    // This game's pairs are total .. total + (instants.length - first) - 1 in the whole series.
+    const from = Math.max(first, first + page.offset - total);
+    const to = Math.min(instants.length, first + page.offset + page.limit - total);
+    for (let i = from; i < to; i++) pairs.push({ gameId: game.id, at: instants[i]!, game });
+    total += instants.length - first;
+  }
+  const lists = await findHistoricalQuotesAt(ctx.db.prisma, pairs, scope);
+  const items = pairs.map(({ game, at }, i): Snapshot => ({
+    date: localDateOf(game.startTime, ctx.timeZone).replaceAll('-', ''),
+    fetchedAt: at,
+    game: withQuotes(game, chooseShown(lists[i] ?? [], at >= game.startTime)),
+  }));
+  return { total, items };
 }
 
 export const LiveHistoricalQuery: QueryResolvers = {
@@ -44,6 +92,10 @@ export const LiveHistoricalQuery: QueryResolvers = {
     const scope = { marketTypes, bookIds: list(args.bookId) };
     const moment: SnapshotMoment = args.at ? { kind: 'at', at: args.at } : { kind: 'closing' };
     const { start, end } = localDayRange(startDate, endDate, ctx.timeZone);
+    if (args.interval != null) {
+      const series = await historicalSeries(ctx, { interval: args.interval, at: args.at, gameId: args.gameId }, { start, end }, scope, page);
+      return { ...series, limit: page.limit, offset: page.offset };
+    }
 
     const { games, total } = await findHistoricalGamePage(ctx.db.prisma, { start, end, gameIds: list(args.gameId), scope, moment, ...page });
     const quotes = await findHistoricalQuotes(
@@ -58,14 +110,11 @@ export const LiveHistoricalQuery: QueryResolvers = {
     const items: ResolversTypes['HistoricalSnapshot'][] = games.map((game) => {
       const preferLive = moment.kind === 'at' && moment.at >= game.startTime;
       const shown = chooseShown(byGame.get(game.id) ?? [], preferLive);
-      // The Game's markets read quotes through this request's loader: it is given the historical
-      // prices of the game instead (the REST operation selects nothing else that reads quotes).
-      ctx.loaders.quotesByGameId.clear(game.id).prime(game.id, shown);
       const newest = shown.reduce<Date | null>((acc, q) => (!acc || q.seenAt > acc ? q.seenAt : acc), null);
       return {
         date: localDateOf(game.startTime, ctx.timeZone).replaceAll('-', ''),
         fetchedAt: moment.kind === 'at' ? moment.at : newest,
-        game,
+        game: withQuotes(game, shown),
       };
     });
     return { total, limit: page.limit, offset: page.offset, items };

@@ -1,10 +1,8 @@
-import { requirePlan } from '../../auth/viewer';
-import { findHistoricalQuotes } from '../../db/history-repository';
 import * as repo from '../../db/odds-repository';
 import { STATUS_FILTERS } from '../../domain';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { dayOrToday, dayRange, list, parsePage, parseText } from '../arguments';
-import { chooseShown } from './LiveHistorical';
+import { checkAsOf, gamesAsOf } from '../point-in-time';
 
 // The read roots of schema/game.graphql, team.graphql and market.graphql.
 
@@ -13,7 +11,8 @@ export const Query: QueryResolvers = {
 
   games: async (_root, args, ctx) => {
     const page = parsePage(args.limit, args.offset);
-    return repo.findGames(
+    if (args.asOf) checkAsOf(ctx, args.asOf, 'point-in-time markets (as_of)');
+    const found = await repo.findGames(
       ctx.db.prisma,
       {
         ...dayRange(args, ctx.timeZone),
@@ -24,6 +23,8 @@ export const Query: QueryResolvers = {
       },
       page,
     );
+    // Point in time: the page's games show the prices of then (one read for the page).
+    return args.asOf ? { ...found, items: await gamesAsOf(ctx, found.items, args.asOf) } : found;
   },
 
   game: async (_root, args, ctx) => {
@@ -34,11 +35,8 @@ export const Query: QueryResolvers = {
       if (game.startTime < from! || game.startTime >= to!) return null;
     }
     if (args.asOf) {
-      // Point in time: the game's markets read this request's quote loader, which is given the
-      // prices of the history at asOf instead (as historical snapshots do).
-      if (ctx.viewer) requirePlan(ctx.viewer, 'historical', 'point-in-time markets (as_of)');
-      const quotes = await findHistoricalQuotes(ctx.db.prisma, [game.id], { kind: 'at', at: args.asOf });
-      ctx.loaders.quotesByGameId.clear(game.id).prime(game.id, chooseShown(quotes, args.asOf >= game.startTime));
+      checkAsOf(ctx, args.asOf, 'point-in-time markets (as_of)');
+      return (await gamesAsOf(ctx, [game], args.asOf))[0]!;
     }
     return game;
   },

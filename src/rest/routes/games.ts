@@ -11,7 +11,7 @@ export const MARKET_TYPES = ENUM_VOCABULARY.MarketType;
 
 const gamePath = { game_id: required(id('Game id', { in: 'path' })) };
 const dateParam = date('League-local day (LEAGUE_TIME_ZONE) the game starts on; resolves a game id to that day');
-const asOf = instant('Extension (Pro, Elite): an ISO 8601 instant; the markets as the service knew them then (docs/closing-and-grading.md)');
+const asOf = instant('Extension (Pro, Elite): an ISO 8601 instant, not in the future; the markets as the service knew them then (docs/point-in-time.md)');
 
 /** @include flags of an operation that selects some of the three markets (all when none named). */
 export function marketFlags(types: readonly string[] | undefined): Record<(typeof MARKET_TYPES)[number], boolean> {
@@ -34,9 +34,13 @@ export const gameRoutes = defineRoutes([
       include_boxscore: withDefault(boolean('false omits boxscore'), true),
       limit: withDefault(integer('Page size', 1, 1000), 100),
       offset: withDefault(integer('Index of the first game', 0, 2_147_483_647), 0),
+      as_of: instant(
+        'Extension (Pro, Elite): an ISO 8601 instant, not in the future; each game\'s markets as the service knew them then (status and score are as now: no history of them is kept; docs/point-in-time.md)',
+      ),
     }),
     operation: 'Games',
     envelope: page('games'),
+    errors: [403],
   },
   {
     path: '/games/:game_id',

@@ -3,7 +3,7 @@ import { SIDES_BY_MARKET } from '../../graphql/arguments';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { LISTING_DEFAULT_DEVIG_METHOD } from '../../graphql/listings/build-listing';
 import { list } from '../envelope';
-import { date, ids, oneOf, someOf } from '../params';
+import { date, ids, instant, oneOf, someOf } from '../params';
 import { defineRoutes, type Route } from '../route';
 import { PERIOD_ALIASES } from './periods';
 
@@ -16,6 +16,9 @@ const common = {
   book_id: ids('Listed sportsbooks (references, consensus and arbitrage still use every book)'),
   period: oneOf('full_game (default; full is an alias) or first_half', ENUM_VOCABULARY.ListingPeriod, PERIOD_ALIASES),
   devig: oneOf(`De-vig method of the reference probability (default ${LISTING_DEFAULT_DEVIG_METHOD})`, ENUM_VOCABULARY.DevigMethod),
+  as_of: instant(
+    "Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md)",
+  ),
 };
 const teamId = ids("The outcome's team (home or away side)");
 const sort = (byDefault: 'odds' | 'value') =>
@@ -35,7 +38,10 @@ function listing(marketType: (typeof ENUM_VOCABULARY.MarketType)[number], summar
     operation: 'ListingMarket',
     variables: (p) => ({ ...p, market_type: marketType }),
     envelope: list('market_listing'),
+    errors: [403],
     tags: ['markets'],
+    // A listing at a past instant only changes if the history before it does (a late feed document).
+    asOfFreshness: 'history',
     // Spec 4.7: totals have no team_id filter. Ignoring it like an unknown parameter would answer every
     // team's totals to a client that believes it filtered; a 400 tells it at once.
     ...(marketType === 'total' && { refuses: { team_id: 'not accepted by /markets/total (an over/under belongs to no team); filter by game_id' } }),

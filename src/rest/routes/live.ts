@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { events, list, page } from '../envelope';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
-import { date, id, ids, instant, integer, oneOf, required, someOf, text, withDefault } from '../params';
+import { date, id, ids, instant, integer, interval, oneOf, required, someOf, text, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_ALIASES } from './periods';
 import { liveOddsVariables, OPERATIONS_DIR } from '../../graphql/operations';
@@ -78,7 +78,8 @@ export const liveRoutes = defineRoutes([
     summary: 'Historical odds snapshots, one per game: the closing line, or the state at an instant (Pro, Elite)',
     description:
       'start_date and end_date (league-local days) are required, end_date not before start_date, at most 31 days apart. ' +
-      'Without `at`, each snapshot is the closing line (last pregame prices seen before the start); with `at` (ISO 8601), the prices as they stood then.',
+      'Without `at`, each snapshot is the closing line (last pregame prices seen before the start); with `at` (ISO 8601), the prices as they stood then. ' +
+      'With `interval`, a series: one snapshot per game and instant, fetched_at the instant, paginated over every (game, instant) pair.',
     params: z.object({
       start_date: required(date('First league-local day of the games, inclusive'), DAY_HINT),
       end_date: required(date('Last league-local day of the games, inclusive; at most 31 days from start_date to end_date, both included'), DAY_HINT),
@@ -86,7 +87,10 @@ export const liveRoutes = defineRoutes([
       market_type: someOf('Only these market types', ENUM_VOCABULARY.MarketType),
       book_id: ids('Only these sportsbooks'),
       at: instant('Extension: an ISO 8601 instant; the prices as they stood then instead of the closing line'),
-      limit: withDefault(integer('Page size', 1, 1000), 100),
+      interval: interval(
+        'Extension: a series instead of one snapshot per game, the prices every interval (5m, 15m, 1h, 1d: a whole number and m, h or d, 1m to 31d) from the start of start_date to the end of end_date, at most 2016 instants, instants after now left out; per game from its first price on, ordered by game then instant; not with at; limit at most 288 (docs/point-in-time.md)',
+      ),
+      limit: withDefault(integer('Page size (at most 288 with interval)', 1, 1000), 100),
       offset: withDefault(integer('Index of the first snapshot', 0, 2_147_483_647), 0),
     }),
     operation: 'HistoricalOdds',
