@@ -736,7 +736,7 @@ export interface operations {
                             markets?: {
                                 /** @description Moneyline market. */
                                 moneyline: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -759,13 +759,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -774,7 +774,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -831,7 +831,7 @@ export interface operations {
                                 };
                                 /** @description Spread market. */
                                 spread: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -854,13 +854,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -869,7 +869,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -926,7 +926,7 @@ export interface operations {
                                 };
                                 /** @description Total (over/under) market. */
                                 total: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -949,13 +949,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -964,7 +964,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1019,8 +1019,203 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
-                                /** @description Normalized core team-score markets: not in the feeds we receive, always null. */
-                                core_bet_types: unknown;
+                                /**
+                                 * @description Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
+                                 *     (its only core team-score market). Null when no book quotes a team total for this game and period
+                                 *     (the feed posts them later than the three markets, and not for every game).
+                                 */
+                                core_bet_types: {
+                                    /** @description The home team's points over or under a line (market_type home_team_total). */
+                                    home_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes currently available. */
+                                        available_count: number;
+                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        best_odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description American price. */
+                                            american: string;
+                                            /** @description The sportsbook offering it. */
+                                            book_id: number;
+                                            /** @description The sportsbook's name. */
+                                            book_name: string | null;
+                                        } | null;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                        /** @description Null when no real book quotes the market. */
+                                        consensus: {
+                                            /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                            average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                decimal: number | null;
+                                            };
+                                            /** @description Real books (not aggregates) quoting the market. */
+                                            book_count: number;
+                                            /** @description Real books with at least one available price. */
+                                            available_count: number;
+                                        } | null;
+                                    };
+                                    /** @description The away team's points over or under a line (market_type away_team_total). */
+                                    away_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes currently available. */
+                                        available_count: number;
+                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        best_odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description American price. */
+                                            american: string;
+                                            /** @description The sportsbook offering it. */
+                                            book_id: number;
+                                            /** @description The sportsbook's name. */
+                                            book_name: string | null;
+                                        } | null;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                        /** @description Null when no real book quotes the market. */
+                                        consensus: {
+                                            /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                            average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                decimal: number | null;
+                                            };
+                                            /** @description Real books (not aggregates) quoting the market. */
+                                            book_count: number;
+                                            /** @description Real books with at least one available price. */
+                                            available_count: number;
+                                        } | null;
+                                    };
+                                } | null;
                             };
                         }[];
                         /** @description Number of records in data */
@@ -1261,7 +1456,7 @@ export interface operations {
                             markets?: {
                                 /** @description Moneyline market. */
                                 moneyline: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1284,13 +1479,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1299,7 +1494,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1356,7 +1551,7 @@ export interface operations {
                                 };
                                 /** @description Spread market. */
                                 spread: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1379,13 +1574,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1394,7 +1589,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1451,7 +1646,7 @@ export interface operations {
                                 };
                                 /** @description Total (over/under) market. */
                                 total: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1474,13 +1669,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1489,7 +1684,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1544,8 +1739,203 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
-                                /** @description Normalized core team-score markets: not in the feeds we receive, always null. */
-                                core_bet_types: unknown;
+                                /**
+                                 * @description Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
+                                 *     (its only core team-score market). Null when no book quotes a team total for this game and period
+                                 *     (the feed posts them later than the three markets, and not for every game).
+                                 */
+                                core_bet_types: {
+                                    /** @description The home team's points over or under a line (market_type home_team_total). */
+                                    home_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes currently available. */
+                                        available_count: number;
+                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        best_odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description American price. */
+                                            american: string;
+                                            /** @description The sportsbook offering it. */
+                                            book_id: number;
+                                            /** @description The sportsbook's name. */
+                                            book_name: string | null;
+                                        } | null;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                        /** @description Null when no real book quotes the market. */
+                                        consensus: {
+                                            /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                            average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                decimal: number | null;
+                                            };
+                                            /** @description Real books (not aggregates) quoting the market. */
+                                            book_count: number;
+                                            /** @description Real books with at least one available price. */
+                                            available_count: number;
+                                        } | null;
+                                    };
+                                    /** @description The away team's points over or under a line (market_type away_team_total). */
+                                    away_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes currently available. */
+                                        available_count: number;
+                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        best_odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description American price. */
+                                            american: string;
+                                            /** @description The sportsbook offering it. */
+                                            book_id: number;
+                                            /** @description The sportsbook's name. */
+                                            book_name: string | null;
+                                        } | null;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                        /** @description Null when no real book quotes the market. */
+                                        consensus: {
+                                            /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                            average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                decimal: number | null;
+                                            };
+                                            /** @description Real books (not aggregates) quoting the market. */
+                                            book_count: number;
+                                            /** @description Real books with at least one available price. */
+                                            available_count: number;
+                                        } | null;
+                                    };
+                                } | null;
                             };
                         };
                     };
@@ -1660,8 +2050,8 @@ export interface operations {
                 date?: string;
                 /** @description Extension (Pro, Elite): an ISO 8601 instant; the markets as the service knew them then (docs/closing-and-grading.md) */
                 as_of?: string;
-                /** @description Market types (comma-separated and/or repeated) */
-                market_type?: ("moneyline" | "spread" | "total")[];
+                /** @description Markets to include (default all): moneyline, spread, total, and core_bet_types for the team totals (home_team_total, away_team_total; null when no book quotes one) (comma-separated and/or repeated) */
+                market_type?: ("moneyline" | "spread" | "total" | "core_bet_types")[];
                 /** @description Sportsbook ids (comma-separated and/or repeated) */
                 book_id?: number[];
                 /** @description full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter */
@@ -1713,7 +2103,7 @@ export interface operations {
                             markets: {
                                 /** @description Moneyline market. */
                                 moneyline?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1723,13 +2113,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1738,7 +2128,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1783,7 +2173,7 @@ export interface operations {
                                 };
                                 /** @description Spread market. */
                                 spread?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1793,13 +2183,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1808,7 +2198,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1853,7 +2243,7 @@ export interface operations {
                                 };
                                 /** @description Total (over/under) market. */
                                 total?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1863,13 +2253,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1878,7 +2268,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1921,6 +2311,153 @@ export interface operations {
                                         price_changed_at: string;
                                     }[];
                                 };
+                                /**
+                                 * @description Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
+                                 *     (its only core team-score market). Null when no book quotes a team total for this game and period
+                                 *     (the feed posts them later than the three markets, and not for every game).
+                                 */
+                                core_bet_types?: {
+                                    /** @description The home team's points over or under a line (market_type home_team_total). */
+                                    home_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                    };
+                                    /** @description The away team's points over or under a line (market_type away_team_total). */
+                                    away_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                    };
+                                } | null;
                             };
                         };
                     };
@@ -3134,7 +3671,7 @@ export interface operations {
                             markets: {
                                 /** @description Moneyline market. */
                                 moneyline?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -3157,13 +3694,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -3174,7 +3711,7 @@ export interface operations {
                                         } | null;
                                         /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
                                         label: string | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
                                         odds: {
@@ -3223,7 +3760,7 @@ export interface operations {
                                 };
                                 /** @description Spread market. */
                                 spread?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -3246,13 +3783,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -3263,7 +3800,7 @@ export interface operations {
                                         } | null;
                                         /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
                                         label: string | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
                                         odds: {
@@ -3312,7 +3849,7 @@ export interface operations {
                                 };
                                 /** @description Total (over/under) market. */
                                 total?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -3335,13 +3872,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -3352,7 +3889,7 @@ export interface operations {
                                         } | null;
                                         /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
                                         label: string | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
                                         odds: {
@@ -3815,7 +4352,7 @@ export interface operations {
                                 markets?: {
                                     /** @description Moneyline market. */
                                     moneyline: {
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
                                         /** @description Number of outcomes (one per book and side). */
                                         count: number;
@@ -3838,13 +4375,13 @@ export interface operations {
                                             outcome_id: number | null;
                                             /** @description The sportsbook. */
                                             book_id: number;
-                                            /** @description moneyline, spread or total. */
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                             market_type: string;
-                                            /** @description home, away, over, under. */
+                                            /** @description home, away, over, under (over and under on team totals). */
                                             side: string;
-                                            /** @description Null on totals. */
+                                            /** @description Null on totals; the team whose points a team total counts. */
                                             team_id: number | null;
-                                            /** @description The side's team; null on totals. */
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
                                             team: {
                                                 /** @description Team id. */
                                                 id: number;
@@ -3853,7 +4390,7 @@ export interface operations {
                                                 /** @description Abbreviation, e.g. BOS. */
                                                 abbr: string | null;
                                             } | null;
-                                            /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                             point: number | null;
                                             /** @description The price. */
                                             odds: {
@@ -3910,7 +4447,7 @@ export interface operations {
                                     };
                                     /** @description Spread market. */
                                     spread: {
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
                                         /** @description Number of outcomes (one per book and side). */
                                         count: number;
@@ -3933,13 +4470,13 @@ export interface operations {
                                             outcome_id: number | null;
                                             /** @description The sportsbook. */
                                             book_id: number;
-                                            /** @description moneyline, spread or total. */
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                             market_type: string;
-                                            /** @description home, away, over, under. */
+                                            /** @description home, away, over, under (over and under on team totals). */
                                             side: string;
-                                            /** @description Null on totals. */
+                                            /** @description Null on totals; the team whose points a team total counts. */
                                             team_id: number | null;
-                                            /** @description The side's team; null on totals. */
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
                                             team: {
                                                 /** @description Team id. */
                                                 id: number;
@@ -3948,7 +4485,7 @@ export interface operations {
                                                 /** @description Abbreviation, e.g. BOS. */
                                                 abbr: string | null;
                                             } | null;
-                                            /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                             point: number | null;
                                             /** @description The price. */
                                             odds: {
@@ -4005,7 +4542,7 @@ export interface operations {
                                     };
                                     /** @description Total (over/under) market. */
                                     total: {
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
                                         /** @description Number of outcomes (one per book and side). */
                                         count: number;
@@ -4028,13 +4565,13 @@ export interface operations {
                                             outcome_id: number | null;
                                             /** @description The sportsbook. */
                                             book_id: number;
-                                            /** @description moneyline, spread or total. */
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                             market_type: string;
-                                            /** @description home, away, over, under. */
+                                            /** @description home, away, over, under (over and under on team totals). */
                                             side: string;
-                                            /** @description Null on totals. */
+                                            /** @description Null on totals; the team whose points a team total counts. */
                                             team_id: number | null;
-                                            /** @description The side's team; null on totals. */
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
                                             team: {
                                                 /** @description Team id. */
                                                 id: number;
@@ -4043,7 +4580,7 @@ export interface operations {
                                                 /** @description Abbreviation, e.g. BOS. */
                                                 abbr: string | null;
                                             } | null;
-                                            /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                             point: number | null;
                                             /** @description The price. */
                                             odds: {
@@ -4098,8 +4635,203 @@ export interface operations {
                                             available_count: number;
                                         } | null;
                                     };
-                                    /** @description Normalized core team-score markets: not in the feeds we receive, always null. */
-                                    core_bet_types: unknown;
+                                    /**
+                                     * @description Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
+                                     *     (its only core team-score market). Null when no book quotes a team total for this game and period
+                                     *     (the feed posts them later than the three markets, and not for every game).
+                                     */
+                                    core_bet_types: {
+                                        /** @description The home team's points over or under a line (market_type home_team_total). */
+                                        home_team_total: {
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description Number of outcomes (one per book and side). */
+                                            count: number;
+                                            /** @description Outcomes currently available. */
+                                            available_count: number;
+                                            /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                            best_odds: {
+                                                /** @description Decimal odds. */
+                                                decimal: number;
+                                                /** @description American price. */
+                                                american: string;
+                                                /** @description The sportsbook offering it. */
+                                                book_id: number;
+                                                /** @description The sportsbook's name. */
+                                                book_name: string | null;
+                                            } | null;
+                                            /** @description Outcomes by book then side. */
+                                            outcomes: {
+                                                /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                                outcome_id: number | null;
+                                                /** @description The sportsbook. */
+                                                book_id: number;
+                                                /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                                market_type: string;
+                                                /** @description home, away, over, under (over and under on team totals). */
+                                                side: string;
+                                                /** @description Null on totals; the team whose points a team total counts. */
+                                                team_id: number | null;
+                                                /** @description The side's team (the counted team on a team total); null on totals. */
+                                                team: {
+                                                    /** @description Team id. */
+                                                    id: number;
+                                                    /** @description Full name. */
+                                                    name: string | null;
+                                                    /** @description Abbreviation, e.g. BOS. */
+                                                    abbr: string | null;
+                                                } | null;
+                                                /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                                point: number | null;
+                                                /** @description The price. */
+                                                odds: {
+                                                    /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                    decimal: number;
+                                                    /** @description Signed American price as a string: -110, +150. */
+                                                    american: string;
+                                                    /** @description Fractional odds, e.g. 10/11. */
+                                                    fractional: string | null;
+                                                    /** @description The American price as the book quoted it, a number. */
+                                                    original: number | null;
+                                                };
+                                                /** @description Whether this is the book's live (in-game) price. */
+                                                is_live: boolean;
+                                                /** @description Whether the book currently offers the price. */
+                                                is_available: boolean;
+                                                /** @description The feed's line status word. */
+                                                line_status: string | null;
+                                                /** @description Stored period, e.g. full_game. */
+                                                period: string;
+                                                /**
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                                 * @enum {string|null}
+                                                 */
+                                                result: "won" | "lost" | "push" | "void" | null;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                                 */
+                                                graded_at: string | null;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                                 */
+                                                confirmed_at: string;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the price or point last moved (not merely confirmed).
+                                                 */
+                                                price_changed_at: string;
+                                            }[];
+                                            /** @description Null when no real book quotes the market. */
+                                            consensus: {
+                                                /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                                average_odds: {
+                                                    /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                    decimal: number | null;
+                                                };
+                                                /** @description Real books (not aggregates) quoting the market. */
+                                                book_count: number;
+                                                /** @description Real books with at least one available price. */
+                                                available_count: number;
+                                            } | null;
+                                        };
+                                        /** @description The away team's points over or under a line (market_type away_team_total). */
+                                        away_team_total: {
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description Number of outcomes (one per book and side). */
+                                            count: number;
+                                            /** @description Outcomes currently available. */
+                                            available_count: number;
+                                            /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                            best_odds: {
+                                                /** @description Decimal odds. */
+                                                decimal: number;
+                                                /** @description American price. */
+                                                american: string;
+                                                /** @description The sportsbook offering it. */
+                                                book_id: number;
+                                                /** @description The sportsbook's name. */
+                                                book_name: string | null;
+                                            } | null;
+                                            /** @description Outcomes by book then side. */
+                                            outcomes: {
+                                                /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                                outcome_id: number | null;
+                                                /** @description The sportsbook. */
+                                                book_id: number;
+                                                /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                                market_type: string;
+                                                /** @description home, away, over, under (over and under on team totals). */
+                                                side: string;
+                                                /** @description Null on totals; the team whose points a team total counts. */
+                                                team_id: number | null;
+                                                /** @description The side's team (the counted team on a team total); null on totals. */
+                                                team: {
+                                                    /** @description Team id. */
+                                                    id: number;
+                                                    /** @description Full name. */
+                                                    name: string | null;
+                                                    /** @description Abbreviation, e.g. BOS. */
+                                                    abbr: string | null;
+                                                } | null;
+                                                /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                                point: number | null;
+                                                /** @description The price. */
+                                                odds: {
+                                                    /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                    decimal: number;
+                                                    /** @description Signed American price as a string: -110, +150. */
+                                                    american: string;
+                                                    /** @description Fractional odds, e.g. 10/11. */
+                                                    fractional: string | null;
+                                                    /** @description The American price as the book quoted it, a number. */
+                                                    original: number | null;
+                                                };
+                                                /** @description Whether this is the book's live (in-game) price. */
+                                                is_live: boolean;
+                                                /** @description Whether the book currently offers the price. */
+                                                is_available: boolean;
+                                                /** @description The feed's line status word. */
+                                                line_status: string | null;
+                                                /** @description Stored period, e.g. full_game. */
+                                                period: string;
+                                                /**
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                                 * @enum {string|null}
+                                                 */
+                                                result: "won" | "lost" | "push" | "void" | null;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                                 */
+                                                graded_at: string | null;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                                 */
+                                                confirmed_at: string;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the price or point last moved (not merely confirmed).
+                                                 */
+                                                price_changed_at: string;
+                                            }[];
+                                            /** @description Null when no real book quotes the market. */
+                                            consensus: {
+                                                /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                                average_odds: {
+                                                    /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                    decimal: number | null;
+                                                };
+                                                /** @description Real books (not aggregates) quoting the market. */
+                                                book_count: number;
+                                                /** @description Real books with at least one available price. */
+                                                available_count: number;
+                                            } | null;
+                                        };
+                                    } | null;
                                 };
                             };
                         }[];
