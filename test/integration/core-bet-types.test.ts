@@ -164,10 +164,14 @@ describe('GraphQL Markets.coreBetTypes', () => {
 });
 
 describe('listings across markets keep to the three markets', () => {
-  test('when line movement or closing lines are asked without a market filter, then no team total appears', async () => {
+  test('when line movement, the live snapshot or closing lines are asked without a market filter, then no team total appears', async () => {
     const movement = await get('/live/movement?game_id=288371');
     expect(movement.status).toBe(200);
     expect(JSON.stringify(movement.body)).not.toContain('team_total');
+    const live = await get('/live?game_id=288371');
+    expect(live.status).toBe(200);
+    expect(live.body.data).toHaveLength(1);
+    expect(JSON.stringify(live.body)).not.toContain('team_total');
     const closing = await get('/closing?game_id=288370');
     expect(closing.status).toBe(200);
     expect(closing.body.data.length).toBeGreaterThan(0);
