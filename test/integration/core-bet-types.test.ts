@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../support/app';
-import { readFeed } from '../support/feeds';
+import { readFeed, readSeries } from '../support/feeds';
 
 // The core team-score markets (spec 2.3 `core_bet_types`): the feed's team totals
 // (`core_bet_type_6_team_score`) through ingest to REST and GraphQL, on the real playoff capture of
@@ -176,5 +176,37 @@ describe('listings across markets keep to the three markets', () => {
     expect(closing.status).toBe(200);
     expect(closing.body.data.length).toBeGreaterThan(0);
     expect(JSON.stringify(closing.body)).not.toContain('team_total');
+  });
+});
+
+describe('history of team totals (the recorded playoff series)', () => {
+  let h: TestApp;
+  let hKey: string;
+  beforeAll(async () => {
+    h = await startTestApp({ feeds: ['test/fixtures/feeds/nba-2026-04-29-playoffs.jsonl.gz'] });
+    hKey = (await h.createKey('pro')).key;
+  }, 180_000);
+  afterAll(() => h.close());
+
+  test('when the closing snapshot of a game is asked, then core_bet_types holds each book\'s last pregame team total before the start', async () => {
+    const captures = readSeries('nba-2026-04-29-playoffs.jsonl.gz');
+    const game = captures.flatMap((c) => c.body.games).find((g: any) => g.id === 288370);
+    // The last pregame home over of book 68 in a capture before the start (the game had no live price earlier).
+    let expected: { value: number; odds: number } | undefined;
+    for (const c of captures) {
+      if (Date.parse(c.fetched_at) >= Date.parse(game.start_time)) continue;
+      const g = c.body.games.find((x: any) => x.id === 288370);
+      const o = (g?.markets?.['68']?.event?.core_bet_type_6_team_score ?? []).find((x: any) => x.team_id === game.home_team_id && x.side === 'over' && !x.is_live);
+      if (o) expected = { value: o.value, odds: o.odds };
+    }
+    expect(expected).toBeDefined();
+    const res = await h.get(`${BASE}/historical?start_date=2026-04-29&end_date=2026-04-29&game_id=288370`, hKey);
+    expect(res.status).toBe(200);
+    const core = res.body.data[0].game.markets.core_bet_types;
+    const over = core.home_team_total.outcomes.find((o: any) => o.book_id === 68 && o.side === 'over');
+    expect([over.point, over.odds.original, over.is_live]).toEqual([expected!.value, expected!.odds, false]);
+    // Asked for the three markets only, the snapshot has no team total.
+    const spreadOnly = await h.get(`${BASE}/historical?start_date=2026-04-29&end_date=2026-04-29&game_id=288370&market_type=spread`, hKey);
+    expect(spreadOnly.body.data[0].game.markets.core_bet_types).toBeNull();
   });
 });
