@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { ConfigError } from '../config';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { registerAccountCommands } from './accounts';
+import { registerFitCommand } from './fit';
 import { registerIngestCommand } from './ingest';
 import { registerKeyCommands } from './keys';
 import { registerServiceCommands } from './service';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerSimulateCommand(program);
   registerKeyCommands(program);
   registerAccountCommands(program);
+  registerFitCommand(program);
   return program;
 }
 

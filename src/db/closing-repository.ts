@@ -1,6 +1,6 @@
 import { Prisma } from './__generated__/prisma/client';
 import type { PrismaClient } from './client';
-import { scopeConditions, type QuoteScope } from './movement-repository';
+import { inThreeMarkets, scopeConditions, type QuoteScope } from './movement-repository';
 
 // Closing lines from the append-only odds history (docs/closing-and-grading.md): per game, the
 // moment it went live, and per outcome any book ever quoted, the last pregame price seen before it.
@@ -48,7 +48,7 @@ export async function findGameCaptureFacts(prisma: PrismaClient, gameIds: readon
 export async function findClosingRows(prisma: PrismaClient, cutoffs: ReadonlyMap<number, Date>, scope: QuoteScope = {}): Promise<ClosingRow[]> {
   if (!cutoffs.size) return [];
   const values = Prisma.join([...cutoffs].map(([id, at]) => Prisma.sql`(${id}::int, ${at.toISOString()}::timestamp(3))`));
-  const conditions = [Prisma.sql`h."gameId" IN (${Prisma.join([...cutoffs.keys()])})`, ...scopeConditions(scope, 'h')];
+  const conditions = [Prisma.sql`h."gameId" IN (${Prisma.join([...cutoffs.keys()])})`, ...scopeConditions(inThreeMarkets(scope), 'h')];
   const rows = await prisma.$queryRaw<
     Array<{ gameId: number; bookId: number; marketType: string; period: string; side: string; point: number | null; american: number | null; seenAt: Date | null }>
   >`

@@ -1,7 +1,7 @@
 // Rows of one upstream document after normalisation: what src/ingest produces and the feed store
 // writes. Field names follow the Prisma models.
 
-import type { MarketType } from '../domain';
+import type { MarketType, StoredMarketType } from '../domain';
 
 export { MARKET_TYPES, type MarketType } from '../domain';
 
@@ -73,7 +73,8 @@ export interface BoxscoreRow {
 export interface QuoteKey {
   gameId: number;
   bookId: number;
-  marketType: MarketType;
+  /** One of the three markets or a core team-score market (home_team_total, away_team_total). */
+  marketType: StoredMarketType;
   period: string;
   side: string;
   isLive: boolean;

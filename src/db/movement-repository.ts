@@ -2,6 +2,7 @@ import { Prisma } from './__generated__/prisma/client';
 import type { Game, PrismaClient, Quote } from './client';
 import { LOST_GAME_AFTER_MS } from './feed-store';
 import { readQuotes } from './odds-repository';
+import { MARKET_TYPES } from '../domain';
 
 /** Narrowing of history and quote reads; an absent or empty list means "any". */
 export interface QuoteScope {
@@ -44,6 +45,15 @@ export function scopeConditions(scope: QuoteScope, alias = ''): Prisma.Sql[] {
 }
 
 /**
+ * `scope` with its market types defaulting to the three markets: the listings of outcomes across
+ * markets (line movement, closing lines) do not carry the core team-score markets (team totals are
+ * served in a game's markets object, docs/api.md).
+ */
+export function inThreeMarkets(scope: QuoteScope): QuoteScope {
+  return some(scope.marketTypes) ? scope : { ...scope, marketTypes: MARKET_TYPES };
+}
+
+/**
  * Games whose status is one of `statuses` (the caller passes the live ones), by start time then id;
  * `gameIds` narrows them (a game that is not being played is not returned, as on /odds/live).
  * Bounded by time: only games a feed document carried within LOST_GAME_AFTER_MS of the newest
@@ -78,7 +88,7 @@ export async function findLineMovement(prisma: PrismaClient, gameIds: readonly n
   if (!gameIds.length) return [];
   const quotes = await readQuotes(
     prisma,
-    Prisma.join([Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])})`, ...scopeConditions(scope, 'q')], ' AND '),
+    Prisma.join([Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])})`, ...scopeConditions(inThreeMarkets(scope), 'q')], ' AND '),
     Prisma.sql`q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive"`,
   );
   // Pregame quotes sort before live ones: the first row of a key opens it, the last available one is current.

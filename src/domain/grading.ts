@@ -63,7 +63,7 @@ export function pointsOfPeriod(score: GameScore, period: string): Points | null 
   return null;
 }
 
-/** A bet's market, side and line. `point` is the side's handicap (spread) or the total; null on moneylines. */
+/** A bet's market, side and line. `point` is the side's handicap (spread) or the total (also a team's total); null on moneylines. */
 export interface BetSelection {
   marketType: string;
   side: string;
@@ -84,6 +84,11 @@ export function settle(bet: BetSelection, points: Points): Exclude<BetResult, 'v
   if (bet.marketType === 'total' && bet.point !== null && (bet.side === 'over' || bet.side === 'under')) {
     const total = points.home + points.away;
     return compare(bet.side === 'over' ? total - bet.point : bet.point - total);
+  }
+  // A team total counts one team's points (overtime included on the full game, as on totals).
+  const teamTotal = bet.marketType === 'home_team_total' ? points.home : bet.marketType === 'away_team_total' ? points.away : null;
+  if (teamTotal !== null && bet.point !== null && (bet.side === 'over' || bet.side === 'under')) {
+    return compare(bet.side === 'over' ? teamTotal - bet.point : bet.point - teamTotal);
   }
   throw new Error(`not a gradable bet: ${bet.marketType} ${bet.side} ${String(bet.point)}`);
 }

@@ -16,3 +16,4 @@ export * from './vocabulary';
 export * from './grading';
 export * from './clv';
 export * from './closing';
+export * from './residual-fit';

@@ -13,11 +13,14 @@
  * moves it by the whole mass of the integer it crosses.
  *
  * Basketball margins have only weak key numbers (unlike the NFL's 3 and 7), so a smooth discretised
- * normal is an adequate model; the standard deviations below are assumptions, see MARGIN_STD_DEV.
+ * normal is an adequate model; its standard deviations are MARGIN_STD_DEV (published values combined
+ * with a fit of the stored finals).
  */
 
 import { InvalidOddsError, assertProbability } from './odds-format';
 import { normalCdf } from './normal';
+import { shrinkStdDev } from './residual-fit';
+import { FITTED_STD_DEV } from './std-dev-fit';
 
 export type League = 'NBA' | 'WNBA';
 export type PointMarket = 'spread' | 'total';
@@ -25,15 +28,32 @@ export type PointMarket = 'spread' | 'total';
 export type PointSide = 'home' | 'away' | 'over' | 'under';
 
 /**
- * Standard deviation, in points, of (final result - closing line). These are modelling assumptions,
- * not values fitted from this service's data: NBA spread residuals are commonly quoted at about 11.5-12.5
- * points and totals at about 17-19 in public analyses of closing lines against results; WNBA games score
- * fewer points, so about 10.5 (spread) and 14 (total) are used. Recalibrate from stored odds history and
- * boxscores when enough has accumulated.
+ * Published standard deviations, in points, of (final result - closing line): the prior of the fit and
+ * the fallback while the service has too few finals. NBA spread residuals are commonly quoted at about
+ * 11.5-12.5 points and totals at about 17-19 in public analyses of closing lines against results; WNBA
+ * games score fewer points, so about 10.5 (spread) and 14 (total) are used.
  */
-export const MARGIN_STD_DEV: Readonly<Record<League, Readonly<Record<PointMarket, number>>>> = {
+export const PUBLISHED_STD_DEV: Readonly<Record<League, Readonly<Record<PointMarket, number>>>> = {
   NBA: { spread: 12, total: 18 },
   WNBA: { spread: 10.5, total: 14 },
+};
+
+/**
+ * The standard deviations the model uses, the one place every caller reads them from: per league and
+ * market, the published value combined with the fit of the stored finals (FITTED_STD_DEV, written by
+ * `odds fit-std-dev` from the real captures) by `shrinkStdDev`: the published value alone below
+ * MIN_FIT_SAMPLE residuals, else their pooled variance with the published value counting as
+ * PRIOR_WEIGHT residuals (docs/value-metrics.md, "Fitted standard deviations").
+ */
+export const MARGIN_STD_DEV: Readonly<Record<League, Readonly<Record<PointMarket, number>>>> = {
+  NBA: {
+    spread: shrinkStdDev(PUBLISHED_STD_DEV.NBA.spread, FITTED_STD_DEV.fits.NBA?.spread),
+    total: shrinkStdDev(PUBLISHED_STD_DEV.NBA.total, FITTED_STD_DEV.fits.NBA?.total),
+  },
+  WNBA: {
+    spread: shrinkStdDev(PUBLISHED_STD_DEV.WNBA.spread, FITTED_STD_DEV.fits.WNBA?.spread),
+    total: shrinkStdDev(PUBLISHED_STD_DEV.WNBA.total, FITTED_STD_DEV.fits.WNBA?.total),
+  },
 };
 
 /** Adjusted probabilities are kept this far inside (0, 1) so they stay valid for odds conversion. */

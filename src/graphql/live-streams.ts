@@ -4,7 +4,7 @@ import { gameStates, quotesOfMarkets, type GameState } from '../db/live-reposito
 import { findLiveGames } from '../db/movement-repository';
 import { quotesByGameIds, type QuoteRow } from '../db/odds-repository';
 import { marketInScope, scopeKey, tickConcerns, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
-import { LIVE_STATUSES } from '../domain';
+import { isOneOf, LIVE_STATUSES, MARKET_TYPES } from '../domain';
 import { displayedQuotes } from './quotes';
 
 // Live deltas (docs/live-protocol.md): per process, one stream per distinct filter (scope). A stream
@@ -97,7 +97,13 @@ export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveS
       away_score: game.boxscore?.awayScore ?? null,
     });
   }
-  const changed = new Set(tick.markets.filter((m) => marketInScope(m, scope) && isLive(changes.games.get(m.gameId))).map((m) => `${m.gameId}|${m.marketType}|${m.bookId}`));
+  // The live snapshot holds the three markets only (LiveOdds.graphql): team totals, which it does not
+  // carry, are not sent as deltas either (docs/live-protocol.md).
+  const changed = new Set(
+    tick.markets
+      .filter((m) => isOneOf(MARKET_TYPES, m.marketType) && marketInScope(m, scope) && isLive(changes.games.get(m.gameId)))
+      .map((m) => `${m.gameId}|${m.marketType}|${m.bookId}`),
+  );
   const byGame = new Map<number, QuoteRow[]>();
   for (const q of changes.quotes) {
     if (!changed.has(`${q.gameId}|${q.marketType}|${q.bookId}`)) continue;

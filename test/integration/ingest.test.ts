@@ -76,6 +76,12 @@ describe('ingest of a real scoreboard document', () => {
   });
 });
 
+/** Gives the first game's first book a team total (the feed's core_bet_type_6_team_score) built from its total. */
+function teamTotal(d: any, fields: Record<string, unknown>): void {
+  const event = Object.values<any>(d.games[0].markets)[0].event;
+  event.core_bet_type_6_team_score = [{ ...event.total[0], type: 'core_bet_type_6_team_score', ...fields }];
+}
+
 describe('malformed documents', () => {
   const base = () => readFeed('nba-2026-01-08-scheduled.json');
 
@@ -86,6 +92,8 @@ describe('malformed documents', () => {
     ['a start time that is not a time', (d: any) => (d.games[1].start_time = 'tomorrow'), /games\[1\]\.start_time/],
     ['no games array', (d: any) => delete d.games, /games/],
     ['a spread side that does not exist', (d: any) => (Object.values<any>(d.games[0].markets)[0].event.spread[0].side = 'draw'), /spread\[0\]\.side/],
+    ['a team total of a team not in the game', (d: any) => teamTotal(d, { team_id: 999_999 }), /core_bet_type_6_team_score\[0\]\.team_id/],
+    ['a team total with a home side', (d: any) => teamTotal(d, { team_id: d.games[0].home_team_id, side: 'home' }), /core_bet_type_6_team_score\[0\]\.side/],
   ])('when a document has %s, then it is rejected naming the path and nothing is written', async (_what, mutate, pathPattern) => {
     const fresh = await openTestDatabase();
     try {
@@ -167,16 +175,21 @@ describe('replay of a recorded series', () => {
       const summary = await ingestDocuments(readSources(feedPath('nba-2026-04-29-playoffs.jsonl.gz')), { db: fresh });
       expect(summary).toMatchObject({ documents: captures.length, rejected: 0 });
 
-      // Expected opening (first seen) and closing (last seen) price of every pregame full-game outcome.
+      // Expected opening (first seen) and closing (last seen) price of every pregame full-game outcome,
+      // team totals (core_bet_type_6_team_score) included, stored as one market per team.
       const open = new Map<string, { odds: number; value: number | null; at: string }>();
       const close = new Map<string, { odds: number; value: number | null }>();
+      const storedType = (market: string, g: any, o: any) =>
+        market !== 'core_bet_type_6_team_score' ? market : o.team_id === g.home_team_id ? 'home_team_total' : 'away_team_total';
+      let teamTotals = 0;
       for (const capture of captures)
         for (const g of capture.body.games)
           for (const [book, periods] of Object.entries<any>(g.markets ?? {}))
-            for (const market of ['moneyline', 'spread', 'total'])
+            for (const market of ['moneyline', 'spread', 'total', 'core_bet_type_6_team_score'])
               for (const o of periods.event?.[market] ?? []) {
                 if (o.is_alt_market || o.odds == null || o.is_live) continue;
-                const key = `${g.id}|${book}|${market}|${o.side}`;
+                if (market === 'core_bet_type_6_team_score') teamTotals++;
+                const key = `${g.id}|${book}|${storedType(market, g, o)}|${o.side}`;
                 const seen = { odds: o.odds, value: market === 'moneyline' ? null : o.value, at: capture.fetched_at };
                 if (!open.has(key)) open.set(key, seen);
                 close.set(key, seen);
@@ -187,6 +200,7 @@ describe('replay of a recorded series', () => {
         const key = `${h.gameId}|${h.bookId}|${h.marketType}|${h.side}`;
         if (!firstRow.has(key)) firstRow.set(key, h);
       }
+      expect(teamTotals).toBeGreaterThan(0);
       expect(firstRow.size).toBe(open.size);
       for (const [key, expected] of open) {
         const row = firstRow.get(key)!;

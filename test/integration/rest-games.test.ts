@@ -205,12 +205,13 @@ describe('GET /games/:game_id/boxscore', () => {
 });
 
 describe('GET /games/:game_id/markets', () => {
-  test('when no filter, then the three markets carry only market_type, count and outcomes', async () => {
+  test('when no filter, then the three markets carry only market_type, count and outcomes (core_bet_types null: this capture has no team totals)', async () => {
     const res = await markets(264317);
     expect(res.status).toBe(200);
     expect(res.body.data.game_id).toBe(264317);
-    expect(Object.keys(res.body.data.markets).sort()).toEqual(['moneyline', 'spread', 'total']);
-    for (const market of Object.values(res.body.data.markets) as any[]) {
+    expect(Object.keys(res.body.data.markets).sort()).toEqual(['core_bet_types', 'moneyline', 'spread', 'total']);
+    expect(res.body.data.markets.core_bet_types).toBeNull();
+    for (const market of [res.body.data.markets.moneyline, res.body.data.markets.spread, res.body.data.markets.total]) {
       expect(Object.keys(market).sort()).toEqual(['count', 'market_type', 'outcomes']);
       expect(market.count).toBe(market.outcomes.length);
     }
@@ -226,7 +227,9 @@ describe('GET /games/:game_id/markets', () => {
     expect(full.body.data.markets.moneyline.outcomes.every((o: any) => o.period === 'full_game')).toBe(true);
     const half = await markets(264317, { period: 'first_half' });
     expect(half.status).toBe(200);
-    for (const m of Object.values(half.body.data.markets) as any[]) expect(m.outcomes.every((o: any) => o.period === 'first_half')).toBe(true);
+    const { core_bet_types: coreBetTypes, ...three } = half.body.data.markets;
+    expect(coreBetTypes).toBeNull();
+    for (const m of Object.values(three) as any[]) expect(m.outcomes.every((o: any) => o.period === 'first_half')).toBe(true);
   });
 
   test('when a filter value is invalid or the game unknown, then 400 / 404', async () => {

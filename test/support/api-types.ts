@@ -738,7 +738,7 @@ export interface operations {
                             markets?: {
                                 /** @description Moneyline market. */
                                 moneyline: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -761,13 +761,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -776,7 +776,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -833,7 +833,7 @@ export interface operations {
                                 };
                                 /** @description Spread market. */
                                 spread: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -856,13 +856,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -871,7 +871,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -928,7 +928,7 @@ export interface operations {
                                 };
                                 /** @description Total (over/under) market. */
                                 total: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -951,13 +951,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -966,7 +966,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1021,8 +1021,203 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
-                                /** @description Normalized core team-score markets: not in the feeds we receive, always null. */
-                                core_bet_types: unknown;
+                                /**
+                                 * @description Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
+                                 *     (its only core team-score market). Null when no book quotes a team total for this game and period
+                                 *     (the feed posts them later than the three markets, and not for every game).
+                                 */
+                                core_bet_types: {
+                                    /** @description The home team's points over or under a line (market_type home_team_total). */
+                                    home_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes currently available. */
+                                        available_count: number;
+                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        best_odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description American price. */
+                                            american: string;
+                                            /** @description The sportsbook offering it. */
+                                            book_id: number;
+                                            /** @description The sportsbook's name. */
+                                            book_name: string | null;
+                                        } | null;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                        /** @description Null when no real book quotes the market. */
+                                        consensus: {
+                                            /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                            average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                decimal: number | null;
+                                            };
+                                            /** @description Real books (not aggregates) quoting the market. */
+                                            book_count: number;
+                                            /** @description Real books with at least one available price. */
+                                            available_count: number;
+                                        } | null;
+                                    };
+                                    /** @description The away team's points over or under a line (market_type away_team_total). */
+                                    away_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes currently available. */
+                                        available_count: number;
+                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        best_odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description American price. */
+                                            american: string;
+                                            /** @description The sportsbook offering it. */
+                                            book_id: number;
+                                            /** @description The sportsbook's name. */
+                                            book_name: string | null;
+                                        } | null;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                        /** @description Null when no real book quotes the market. */
+                                        consensus: {
+                                            /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                            average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                decimal: number | null;
+                                            };
+                                            /** @description Real books (not aggregates) quoting the market. */
+                                            book_count: number;
+                                            /** @description Real books with at least one available price. */
+                                            available_count: number;
+                                        } | null;
+                                    };
+                                } | null;
                             };
                         }[];
                         /** @description Number of records in data */
@@ -1263,7 +1458,7 @@ export interface operations {
                             markets?: {
                                 /** @description Moneyline market. */
                                 moneyline: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1286,13 +1481,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1301,7 +1496,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1358,7 +1553,7 @@ export interface operations {
                                 };
                                 /** @description Spread market. */
                                 spread: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1381,13 +1576,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1396,7 +1591,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1453,7 +1648,7 @@ export interface operations {
                                 };
                                 /** @description Total (over/under) market. */
                                 total: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1476,13 +1671,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1491,7 +1686,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1546,8 +1741,203 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
-                                /** @description Normalized core team-score markets: not in the feeds we receive, always null. */
-                                core_bet_types: unknown;
+                                /**
+                                 * @description Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
+                                 *     (its only core team-score market). Null when no book quotes a team total for this game and period
+                                 *     (the feed posts them later than the three markets, and not for every game).
+                                 */
+                                core_bet_types: {
+                                    /** @description The home team's points over or under a line (market_type home_team_total). */
+                                    home_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes currently available. */
+                                        available_count: number;
+                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        best_odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description American price. */
+                                            american: string;
+                                            /** @description The sportsbook offering it. */
+                                            book_id: number;
+                                            /** @description The sportsbook's name. */
+                                            book_name: string | null;
+                                        } | null;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                        /** @description Null when no real book quotes the market. */
+                                        consensus: {
+                                            /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                            average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                decimal: number | null;
+                                            };
+                                            /** @description Real books (not aggregates) quoting the market. */
+                                            book_count: number;
+                                            /** @description Real books with at least one available price. */
+                                            available_count: number;
+                                        } | null;
+                                    };
+                                    /** @description The away team's points over or under a line (market_type away_team_total). */
+                                    away_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes currently available. */
+                                        available_count: number;
+                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        best_odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description American price. */
+                                            american: string;
+                                            /** @description The sportsbook offering it. */
+                                            book_id: number;
+                                            /** @description The sportsbook's name. */
+                                            book_name: string | null;
+                                        } | null;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                        /** @description Null when no real book quotes the market. */
+                                        consensus: {
+                                            /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                            average_odds: {
+                                                /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                decimal: number | null;
+                                            };
+                                            /** @description Real books (not aggregates) quoting the market. */
+                                            book_count: number;
+                                            /** @description Real books with at least one available price. */
+                                            available_count: number;
+                                        } | null;
+                                    };
+                                } | null;
                             };
                         };
                     };
@@ -1662,8 +2052,8 @@ export interface operations {
                 date?: string;
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the markets as the service knew them then (docs/point-in-time.md) */
                 as_of?: string;
-                /** @description Market types (comma-separated and/or repeated) */
-                market_type?: ("moneyline" | "spread" | "total")[];
+                /** @description Markets to include (default all): moneyline, spread, total, and core_bet_types for the team totals (home_team_total, away_team_total; null when no book quotes one) (comma-separated and/or repeated) */
+                market_type?: ("moneyline" | "spread" | "total" | "core_bet_types")[];
                 /** @description Sportsbook ids (comma-separated and/or repeated) */
                 book_id?: number[];
                 /** @description full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter */
@@ -1715,7 +2105,7 @@ export interface operations {
                             markets: {
                                 /** @description Moneyline market. */
                                 moneyline?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1725,13 +2115,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1740,7 +2130,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1785,7 +2175,7 @@ export interface operations {
                                 };
                                 /** @description Spread market. */
                                 spread?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1795,13 +2185,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1810,7 +2200,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1855,7 +2245,7 @@ export interface operations {
                                 };
                                 /** @description Total (over/under) market. */
                                 total?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -1865,13 +2255,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -1880,7 +2270,7 @@ export interface operations {
                                             /** @description Abbreviation, e.g. BOS. */
                                             abbr: string | null;
                                         } | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price. */
                                         odds: {
@@ -1923,6 +2313,153 @@ export interface operations {
                                         price_changed_at: string;
                                     }[];
                                 };
+                                /**
+                                 * @description Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
+                                 *     (its only core team-score market). Null when no book quotes a team total for this game and period
+                                 *     (the feed posts them later than the three markets, and not for every game).
+                                 */
+                                core_bet_types?: {
+                                    /** @description The home team's points over or under a line (market_type home_team_total). */
+                                    home_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                    };
+                                    /** @description The away team's points over or under a line (market_type away_team_total). */
+                                    away_team_total: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description Null on totals; the team whose points a team total counts. */
+                                            team_id: number | null;
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
+                                            team: {
+                                                /** @description Team id. */
+                                                id: number;
+                                                /** @description Full name. */
+                                                name: string | null;
+                                                /** @description Abbreviation, e.g. BOS. */
+                                                abbr: string | null;
+                                            } | null;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                             */
+                                            graded_at: string | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                    };
+                                } | null;
                             };
                         };
                     };
@@ -3151,7 +3688,7 @@ export interface operations {
                             markets: {
                                 /** @description Moneyline market. */
                                 moneyline?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -3174,13 +3711,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -3191,7 +3728,7 @@ export interface operations {
                                         } | null;
                                         /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
                                         label: string | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
                                         odds: {
@@ -3240,7 +3777,7 @@ export interface operations {
                                 };
                                 /** @description Spread market. */
                                 spread?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -3263,13 +3800,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -3280,7 +3817,7 @@ export interface operations {
                                         } | null;
                                         /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
                                         label: string | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
                                         odds: {
@@ -3329,7 +3866,7 @@ export interface operations {
                                 };
                                 /** @description Total (over/under) market. */
                                 total?: {
-                                    /** @description moneyline, spread or total. */
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                     market_type: string;
                                     /** @description Number of outcomes (one per book and side). */
                                     count: number;
@@ -3352,13 +3889,13 @@ export interface operations {
                                         outcome_id: number | null;
                                         /** @description The sportsbook. */
                                         book_id: number;
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
-                                        /** @description home, away, over, under. */
+                                        /** @description home, away, over, under (over and under on team totals). */
                                         side: string;
-                                        /** @description Null on totals. */
+                                        /** @description Null on totals; the team whose points a team total counts. */
                                         team_id: number | null;
-                                        /** @description The side's team; null on totals. */
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
                                         team: {
                                             /** @description Team id. */
                                             id: number;
@@ -3369,7 +3906,7 @@ export interface operations {
                                         } | null;
                                         /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
                                         label: string | null;
-                                        /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                         point: number | null;
                                         /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
                                         odds: {
@@ -3834,7 +4371,7 @@ export interface operations {
                                 markets?: {
                                     /** @description Moneyline market. */
                                     moneyline: {
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
                                         /** @description Number of outcomes (one per book and side). */
                                         count: number;
@@ -3857,13 +4394,13 @@ export interface operations {
                                             outcome_id: number | null;
                                             /** @description The sportsbook. */
                                             book_id: number;
-                                            /** @description moneyline, spread or total. */
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                             market_type: string;
-                                            /** @description home, away, over, under. */
+                                            /** @description home, away, over, under (over and under on team totals). */
                                             side: string;
-                                            /** @description Null on totals. */
+                                            /** @description Null on totals; the team whose points a team total counts. */
                                             team_id: number | null;
-                                            /** @description The side's team; null on totals. */
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
                                             team: {
                                                 /** @description Team id. */
                                                 id: number;
@@ -3872,7 +4409,7 @@ export interface operations {
                                                 /** @description Abbreviation, e.g. BOS. */
                                                 abbr: string | null;
                                             } | null;
-                                            /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                             point: number | null;
                                             /** @description The price. */
                                             odds: {
@@ -3929,7 +4466,7 @@ export interface operations {
                                     };
                                     /** @description Spread market. */
                                     spread: {
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
                                         /** @description Number of outcomes (one per book and side). */
                                         count: number;
@@ -3952,13 +4489,13 @@ export interface operations {
                                             outcome_id: number | null;
                                             /** @description The sportsbook. */
                                             book_id: number;
-                                            /** @description moneyline, spread or total. */
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                             market_type: string;
-                                            /** @description home, away, over, under. */
+                                            /** @description home, away, over, under (over and under on team totals). */
                                             side: string;
-                                            /** @description Null on totals. */
+                                            /** @description Null on totals; the team whose points a team total counts. */
                                             team_id: number | null;
-                                            /** @description The side's team; null on totals. */
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
                                             team: {
                                                 /** @description Team id. */
                                                 id: number;
@@ -3967,7 +4504,7 @@ export interface operations {
                                                 /** @description Abbreviation, e.g. BOS. */
                                                 abbr: string | null;
                                             } | null;
-                                            /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                             point: number | null;
                                             /** @description The price. */
                                             odds: {
@@ -4024,7 +4561,7 @@ export interface operations {
                                     };
                                     /** @description Total (over/under) market. */
                                     total: {
-                                        /** @description moneyline, spread or total. */
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                         market_type: string;
                                         /** @description Number of outcomes (one per book and side). */
                                         count: number;
@@ -4047,13 +4584,13 @@ export interface operations {
                                             outcome_id: number | null;
                                             /** @description The sportsbook. */
                                             book_id: number;
-                                            /** @description moneyline, spread or total. */
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
                                             market_type: string;
-                                            /** @description home, away, over, under. */
+                                            /** @description home, away, over, under (over and under on team totals). */
                                             side: string;
-                                            /** @description Null on totals. */
+                                            /** @description Null on totals; the team whose points a team total counts. */
                                             team_id: number | null;
-                                            /** @description The side's team; null on totals. */
+                                            /** @description The side's team (the counted team on a team total); null on totals. */
                                             team: {
                                                 /** @description Team id. */
                                                 id: number;
@@ -4062,7 +4599,7 @@ export interface operations {
                                                 /** @description Abbreviation, e.g. BOS. */
                                                 abbr: string | null;
                                             } | null;
-                                            /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
                                             point: number | null;
                                             /** @description The price. */
                                             odds: {
@@ -4117,8 +4654,203 @@ export interface operations {
                                             available_count: number;
                                         } | null;
                                     };
-                                    /** @description Normalized core team-score markets: not in the feeds we receive, always null. */
-                                    core_bet_types: unknown;
+                                    /**
+                                     * @description Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
+                                     *     (its only core team-score market). Null when no book quotes a team total for this game and period
+                                     *     (the feed posts them later than the three markets, and not for every game).
+                                     */
+                                    core_bet_types: {
+                                        /** @description The home team's points over or under a line (market_type home_team_total). */
+                                        home_team_total: {
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description Number of outcomes (one per book and side). */
+                                            count: number;
+                                            /** @description Outcomes currently available. */
+                                            available_count: number;
+                                            /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                            best_odds: {
+                                                /** @description Decimal odds. */
+                                                decimal: number;
+                                                /** @description American price. */
+                                                american: string;
+                                                /** @description The sportsbook offering it. */
+                                                book_id: number;
+                                                /** @description The sportsbook's name. */
+                                                book_name: string | null;
+                                            } | null;
+                                            /** @description Outcomes by book then side. */
+                                            outcomes: {
+                                                /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                                outcome_id: number | null;
+                                                /** @description The sportsbook. */
+                                                book_id: number;
+                                                /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                                market_type: string;
+                                                /** @description home, away, over, under (over and under on team totals). */
+                                                side: string;
+                                                /** @description Null on totals; the team whose points a team total counts. */
+                                                team_id: number | null;
+                                                /** @description The side's team (the counted team on a team total); null on totals. */
+                                                team: {
+                                                    /** @description Team id. */
+                                                    id: number;
+                                                    /** @description Full name. */
+                                                    name: string | null;
+                                                    /** @description Abbreviation, e.g. BOS. */
+                                                    abbr: string | null;
+                                                } | null;
+                                                /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                                point: number | null;
+                                                /** @description The price. */
+                                                odds: {
+                                                    /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                    decimal: number;
+                                                    /** @description Signed American price as a string: -110, +150. */
+                                                    american: string;
+                                                    /** @description Fractional odds, e.g. 10/11. */
+                                                    fractional: string | null;
+                                                    /** @description The American price as the book quoted it, a number. */
+                                                    original: number | null;
+                                                };
+                                                /** @description Whether this is the book's live (in-game) price. */
+                                                is_live: boolean;
+                                                /** @description Whether the book currently offers the price. */
+                                                is_available: boolean;
+                                                /** @description The feed's line status word. */
+                                                line_status: string | null;
+                                                /** @description Stored period, e.g. full_game. */
+                                                period: string;
+                                                /**
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                                 * @enum {string|null}
+                                                 */
+                                                result: "won" | "lost" | "push" | "void" | null;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                                 */
+                                                graded_at: string | null;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                                 */
+                                                confirmed_at: string;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the price or point last moved (not merely confirmed).
+                                                 */
+                                                price_changed_at: string;
+                                            }[];
+                                            /** @description Null when no real book quotes the market. */
+                                            consensus: {
+                                                /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                                average_odds: {
+                                                    /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                    decimal: number | null;
+                                                };
+                                                /** @description Real books (not aggregates) quoting the market. */
+                                                book_count: number;
+                                                /** @description Real books with at least one available price. */
+                                                available_count: number;
+                                            } | null;
+                                        };
+                                        /** @description The away team's points over or under a line (market_type away_team_total). */
+                                        away_team_total: {
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description Number of outcomes (one per book and side). */
+                                            count: number;
+                                            /** @description Outcomes currently available. */
+                                            available_count: number;
+                                            /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                            best_odds: {
+                                                /** @description Decimal odds. */
+                                                decimal: number;
+                                                /** @description American price. */
+                                                american: string;
+                                                /** @description The sportsbook offering it. */
+                                                book_id: number;
+                                                /** @description The sportsbook's name. */
+                                                book_name: string | null;
+                                            } | null;
+                                            /** @description Outcomes by book then side. */
+                                            outcomes: {
+                                                /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                                outcome_id: number | null;
+                                                /** @description The sportsbook. */
+                                                book_id: number;
+                                                /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                                market_type: string;
+                                                /** @description home, away, over, under (over and under on team totals). */
+                                                side: string;
+                                                /** @description Null on totals; the team whose points a team total counts. */
+                                                team_id: number | null;
+                                                /** @description The side's team (the counted team on a team total); null on totals. */
+                                                team: {
+                                                    /** @description Team id. */
+                                                    id: number;
+                                                    /** @description Full name. */
+                                                    name: string | null;
+                                                    /** @description Abbreviation, e.g. BOS. */
+                                                    abbr: string | null;
+                                                } | null;
+                                                /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                                point: number | null;
+                                                /** @description The price. */
+                                                odds: {
+                                                    /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                    decimal: number;
+                                                    /** @description Signed American price as a string: -110, +150. */
+                                                    american: string;
+                                                    /** @description Fractional odds, e.g. 10/11. */
+                                                    fractional: string | null;
+                                                    /** @description The American price as the book quoted it, a number. */
+                                                    original: number | null;
+                                                };
+                                                /** @description Whether this is the book's live (in-game) price. */
+                                                is_live: boolean;
+                                                /** @description Whether the book currently offers the price. */
+                                                is_available: boolean;
+                                                /** @description The feed's line status word. */
+                                                line_status: string | null;
+                                                /** @description Stored period, e.g. full_game. */
+                                                period: string;
+                                                /**
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                                 * @enum {string|null}
+                                                 */
+                                                result: "won" | "lost" | "push" | "void" | null;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the score the result was computed from was last changed by the feed; null without a result.
+                                                 */
+                                                graded_at: string | null;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                                 */
+                                                confirmed_at: string;
+                                                /**
+                                                 * Format: date-time
+                                                 * @description When the price or point last moved (not merely confirmed).
+                                                 */
+                                                price_changed_at: string;
+                                            }[];
+                                            /** @description Null when no real book quotes the market. */
+                                            consensus: {
+                                                /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                                average_odds: {
+                                                    /** @description Decimal odds of the mean implied probability; null without prices. */
+                                                    decimal: number | null;
+                                                };
+                                                /** @description Real books (not aggregates) quoting the market. */
+                                                book_count: number;
+                                                /** @description Real books with at least one available price. */
+                                                available_count: number;
+                                            } | null;
+                                        };
+                                    } | null;
                                 };
                             };
                         }[];

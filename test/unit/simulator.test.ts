@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type * as Feed from '../../src/ingest/feed/schema';
+import { FEED_TEAM_TOTAL_KEY } from '../../src/ingest/feed/schema';
 import { normalizeDocument } from '../../src/ingest/feed/normalize';
 import { LEAGUE_ID_NBA, LEAGUE_ID_WNBA, SPORTSBOOKS } from '../../src/ingest/reference-data';
 import { SIM_GAME_ID_BASE, createSimulator as createFeedSimulator, type SimGame, type SimulatorOptions } from '../../src/ingest/simulator';
@@ -42,7 +43,9 @@ function outcomesOf(g: FeedGame): { book: string; period: string; o: FeedOutcome
 function twoWayMarkets(g: FeedGame): { key: string; outcomes: FeedOutcome[] }[] {
   const groups = new Map<string, FeedOutcome[]>();
   for (const { book, period, o } of outcomesOf(g)) {
-    const key = `${book}/${period}/${o.type}/${o.is_live === true ? 'live' : 'pre'}`;
+    // Team totals share one key upstream: one two-way market per team.
+    const type = o.type === FEED_TEAM_TOTAL_KEY ? `${o.type}:${String(o.team_id)}` : o.type;
+    const key = `${book}/${period}/${type}/${o.is_live === true ? 'live' : 'pre'}`;
     groups.set(key, [...(groups.get(key) ?? []), o]);
   }
   return [...groups.entries()].map(([key, outcomes]) => ({ key, outcomes }));
@@ -227,6 +230,13 @@ describe('simulator: labels and shape', () => {
       'period', 'team_id', 'odds', 'value', 'is_live', 'deeplink_id', 'line_status', 'bet_info',
       'odds_coefficient_score', 'is_alt_market',
     ];
+    // As in the real playoff capture's core_bet_type_6_team_score outcomes.
+    const teamTotalKeys = [
+      'outcome_id', 'market_id', 'event_type', 'event_id', 'league_id', 'book_id', 'book_parent_id', 'type', 'option_type_id', 'side',
+      'period', 'team_id', 'odds', 'value', 'is_live', 'deeplink_id', 'line_status', 'bet_info', 'prop_type_id',
+      'odds_coefficient_score', 'is_alt_market',
+    ];
+    expect(outcomesOf(g).some(({ book, o }) => book !== '30' && o.type === FEED_TEAM_TOTAL_KEY)).toBe(true);
     const openKeys = [
       'event_id', 'value', 'side', 'odds', 'type', 'book_id', 'period', 'player_id', 'competitor_id', 'team_id',
       'event_type', 'market_id', 'outcome_id', 'option_type_id',
@@ -234,6 +244,7 @@ describe('simulator: labels and shape', () => {
     for (const { book, o } of outcomesOf(g)) {
       if (book === '30') expect(Object.keys(o)).toEqual(openKeys);
       else if (o.type === 'total') expect(Object.keys(o)).toEqual(fullKeys.filter((k) => k !== 'team_id'));
+      else if (o.type === FEED_TEAM_TOTAL_KEY) expect(Object.keys(o)).toEqual(teamTotalKeys);
       else expect(Object.keys(o)).toEqual(fullKeys);
       expect(typeof o.outcome_id).toBe('string');
       expect(typeof o.market_id).toBe('string');
@@ -271,8 +282,10 @@ describe('simulator: labels and shape', () => {
     }
   });
 
-  test('when compared with a real mixed-status document, then every simulated key also occurs in the real one', () => {
-    const real = JSON.parse(readFileSync('test/fixtures/feeds/nba-2026-01-24-mixed-status.json', 'utf8')) as FeedDocument;
+  test('when compared with real documents (mixed-status evening, playoffs with team totals), then every simulated key also occurs in a real one', () => {
+    const read = (name: string) => JSON.parse(readFileSync(`test/fixtures/feeds/${name}`, 'utf8')) as FeedDocument;
+    const mixed = read('nba-2026-01-24-mixed-status.json');
+    const real = { ...mixed, games: [...mixed.games, ...read('nba-2026-04-29-playoffs-subset.json').games] } as FeedDocument;
     const keysOf = (objs: object[]): Set<string> => new Set(objs.flatMap((o) => Object.keys(o)));
     const missing = (ours: Set<string>, theirs: Set<string>): string[] => [...ours].filter((k) => !theirs.has(k));
     expect(missing(keysOf(doc.games), keysOf(real.games))).toEqual([]);
@@ -390,7 +403,7 @@ describe('simulator: odds realism', () => {
           continue;
         }
         const [a, b] = outcomes as [FeedOutcome, FeedOutcome];
-        if (key.endsWith('/live')) {
+        if (key.endsWith('/live') || key.includes(FEED_TEAM_TOTAL_KEY)) {
           expect(a.bet_info).toEqual({ tickets: { value: 0, percent: 0 }, money: { value: 0, percent: 0 } });
           continue;
         }

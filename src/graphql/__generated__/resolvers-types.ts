@@ -397,6 +397,20 @@ export type ConsensusRecord = {
   status: Maybe<Scalars['String']['output']>;
 };
 
+/**
+ * The core team-score markets of a game in one period: each team's points over or under a line. Each is
+ * an ordinary over/under Market (market_type home_team_total or away_team_total; outcomes carry the
+ * team's id), so best odds and consensus (median line) read as they do on a total. The feed carries no
+ * public betting on them.
+ */
+export type CoreBetTypes = {
+  __typename?: 'CoreBetTypes';
+  /** The away team's points over or under a line (market_type away_team_total). */
+  awayTeamTotal: Market;
+  /** The home team's points over or under a line (market_type home_team_total). */
+  homeTeamTotal: Market;
+};
+
 /** A newly created API key, the only time its secret is shown. */
 export type CreatedApiKey = {
   __typename?: 'CreatedApiKey';
@@ -840,7 +854,7 @@ export type Market = {
   consensus: Maybe<MarketConsensus>;
   /** Number of outcomes (one per book and side). */
   count: Scalars['Int']['output'];
-  /** moneyline, spread or total. */
+  /** moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
   marketType: Scalars['String']['output'];
   /** Outcomes by book then side. */
   outcomes: Array<Outcome>;
@@ -864,8 +878,12 @@ export { MarketType };
 /** The three markets of a game in one period. */
 export type Markets = {
   __typename?: 'Markets';
-  /** Normalized core team-score markets: not in the feeds we receive, always null. */
-  coreBetTypes: Maybe<Scalars['JSON']['output']>;
+  /**
+   * Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
+   * (its only core team-score market). Null when no book quotes a team total for this game and period
+   * (the feed posts them later than the three markets, and not for every game).
+   */
+  coreBetTypes: Maybe<CoreBetTypes>;
   /** Moneyline market. */
   moneyline: Market;
   /** Spread market. */
@@ -1004,7 +1022,7 @@ export type Outcome = {
   lineStatus: Maybe<Scalars['String']['output']>;
   /** The price with its implied probability; live odds select it as `odds: liveOdds`. */
   liveOdds: LiveOddsPrice;
-  /** moneyline, spread or total. */
+  /** moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
   marketType: Scalars['String']['output'];
   /** The price. */
   odds: Odds;
@@ -1012,17 +1030,17 @@ export type Outcome = {
   outcomeId: Maybe<Scalars['Long']['output']>;
   /** Stored period, e.g. full_game. */
   period: Scalars['String']['output'];
-  /** The side's handicap (spread) or the total (total); null on moneylines. */
+  /** The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
   point: Maybe<Scalars['Float']['output']>;
   /** When the price or point last moved (not merely confirmed). */
   priceChangedAt: Scalars['DateTime']['output'];
   /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result. */
   result: Maybe<BetResult>;
-  /** home, away, over, under. */
+  /** home, away, over, under (over and under on team totals). */
   side: Scalars['String']['output'];
-  /** The side's team; null on totals. */
+  /** The side's team (the counted team on a team total); null on totals. */
   team: Maybe<TeamBrief>;
-  /** Null on totals. */
+  /** Null on totals; the team whose points a team total counts. */
   teamId: Maybe<Scalars['Int']['output']>;
 };
 
@@ -1510,6 +1528,7 @@ export type ResolversTypes = {
   ClvBetInput: ClvBetInput;
   ConsensusMarkets: ResolverTypeWrapper<ConsensusMarkets>;
   ConsensusRecord: ResolverTypeWrapper<ConsensusRecordModel>;
+  CoreBetTypes: ResolverTypeWrapper<MarketsModel>;
   CreatedApiKey: ResolverTypeWrapper<CreatedApiKey>;
   Date: ResolverTypeWrapper<Scalars['Date']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
@@ -1591,6 +1610,7 @@ export type ResolversParentTypes = {
   ClvBetInput: ClvBetInput;
   ConsensusMarkets: ConsensusMarkets;
   ConsensusRecord: ConsensusRecordModel;
+  CoreBetTypes: MarketsModel;
   CreatedApiKey: CreatedApiKey;
   Date: Scalars['Date']['output'];
   DateTime: Scalars['DateTime']['output'];
@@ -1837,6 +1857,12 @@ export type ConsensusRecordResolvers<ContextType = GraphQLContext, ParentType ex
   markets?: Resolver<ResolversTypes['ConsensusMarkets'], ParentType, ContextType>;
   startTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type CoreBetTypesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CoreBetTypes'] = ResolversParentTypes['CoreBetTypes']> = {
+  awayTeamTotal?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
+  homeTeamTotal?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -2111,7 +2137,7 @@ export type MarketConsensusResolvers<ContextType = GraphQLContext, ParentType ex
 export type MarketTypeResolvers = EnumResolverSignature<{ MONEYLINE?: any, SPREAD?: any, TOTAL?: any }, ResolversTypes['MarketType']>;
 
 export type MarketsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Markets'] = ResolversParentTypes['Markets']> = {
-  coreBetTypes?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  coreBetTypes?: Resolver<Maybe<ResolversTypes['CoreBetTypes']>, ParentType, ContextType>;
   moneyline?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
   spread?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
@@ -2319,6 +2345,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ClvAgainstClose?: ClvAgainstCloseResolvers<ContextType>;
   ConsensusMarkets?: ConsensusMarketsResolvers<ContextType>;
   ConsensusRecord?: ConsensusRecordResolvers<ContextType>;
+  CoreBetTypes?: CoreBetTypesResolvers<ContextType>;
   CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DateTime?: GraphQLScalarType;

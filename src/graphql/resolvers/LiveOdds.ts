@@ -2,7 +2,7 @@ import { requirePlan } from '../../auth/viewer';
 import { newestFeedTime } from '../../db/feed-time';
 import { findLiveGames } from '../../db/movement-repository';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
-import { formatAmerican, impliedProbability, LIVE_STATUSES, type LiveMarketType } from '../../domain';
+import { formatAmerican, impliedProbability, isOneOf, LIVE_STATUSES, MARKET_TYPES, type LiveMarketType } from '../../domain';
 import { invalidParameter } from '../arguments';
 import { liveStream } from '../live-streams';
 import { withLiveScope } from '../live-scope';
@@ -52,6 +52,8 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
     const list = quoteLists[i];
     if (!Array.isArray(list)) return;
     for (const q of displayedQuotes(game.status, list)) {
+      // updated_at is the newest quote the snapshot includes: the three markets (LiveOdds.graphql).
+      if (!isOneOf(MARKET_TYPES, q.marketType)) continue;
       if (scope.marketType != null && q.marketType !== scope.marketType) continue;
       if (scope.bookId != null && q.bookId !== scope.bookId) continue;
       if (!newest || q.seenAt > newest) newest = q.seenAt;

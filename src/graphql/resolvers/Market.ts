@@ -1,6 +1,6 @@
-import { averageOddsDecimal, decimalToAmerican, formatAmerican, medianLine } from '../../domain';
+import { averageOddsDecimal, CORE_BET_TYPES, decimalToAmerican, formatAmerican, isOneOf, medianLine } from '../../domain';
 import type { QuoteRow } from '../../db/odds-repository';
-import type { MarketResolvers, MarketsResolvers, OutcomeResolvers } from '../__generated__/resolvers-types';
+import type { CoreBetTypesResolvers, MarketResolvers, MarketsResolvers, OutcomeResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
 import type { Outcome as OutcomeModel, Team } from '../mappers';
 import { booksOf, isRealBook } from '../quotes';
@@ -31,7 +31,13 @@ export const Markets: MarketsResolvers = {
   moneyline: (m, _a, ctx) => market(m, 'moneyline', ctx),
   spread: (m, _a, ctx) => market(m, 'spread', ctx),
   total: (m, _a, ctx) => market(m, 'total', ctx),
-  coreBetTypes: () => null,
+  // Null, not two empty markets, when no book quotes a team total: the spec's "or null".
+  coreBetTypes: (m) => (m.quotes.some((q) => isOneOf(CORE_BET_TYPES, q.marketType)) ? m : null),
+};
+
+export const CoreBetTypes: CoreBetTypesResolvers = {
+  homeTeamTotal: (m, _a, ctx) => market(m, 'home_team_total', ctx),
+  awayTeamTotal: (m, _a, ctx) => market(m, 'away_team_total', ctx),
 };
 
 /** Available prices of real books, grouped by side in a stable order. */

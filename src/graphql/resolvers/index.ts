@@ -4,7 +4,7 @@ import { ClosingQuery, OutcomeGrade } from './Closing';
 import { BettingInfo, ConsensusRecord } from './Consensus';
 import { OutcomeFreshness } from './Freshness';
 import { Boxscore, Game } from './Game';
-import { Market, Markets, Outcome } from './Market';
+import { CoreBetTypes, Market, Markets, Outcome } from './Market';
 import { ListingQuery } from './Listing';
 import { LiveHistoricalQuery } from './LiveHistorical';
 import { LiveMovementQuery } from './LiveMovement';
@@ -25,7 +25,7 @@ export const resolvers: Resolvers[] = [
   { Query, Mutation },
   { Query: AdminQuery, Account, ApiKeyListing },
   { Game, Boxscore, Team, League, Sportsbook },
-  { Markets, Market, Outcome },
+  { Markets, Market, Outcome, CoreBetTypes },
   { ConsensusRecord, BettingInfo },
   { Query: ListingQuery },
   { Query: LiveQuery, LiveOdds, ...LiveOddsFields },

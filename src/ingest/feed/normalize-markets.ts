@@ -1,11 +1,12 @@
-import { americanToDecimal, decimalToFractional, InvalidOddsError, isOneOf, MARKET_TYPES, SIDES_BY_MARKET, type MarketType } from '../../domain';
+import { americanToDecimal, decimalToFractional, InvalidOddsError, isOneOf, MARKET_TYPES, SIDES_BY_MARKET, type MarketType, type StoredMarketType } from '../../domain';
 import type { PublicBettingRow, QuoteRow } from '../../db/feed-rows';
 import { FeedDocumentError } from './feed-document-error';
-import type { FeedGame, FeedOutcome } from './schema';
+import { FEED_TEAM_TOTAL_KEY, type FeedGame, type FeedOutcome } from './schema';
 
 // Per-market normalisers: `game.markets[book][period][marketType][]` outcomes to quote and
-// public-betting rows. Markets the service does not serve (alternate lines, team totals, props) are
-// skipped, not rejected.
+// public-betting rows. The feed's team totals (`core_bet_type_6_team_score`) become the core bet types
+// home_team_total and away_team_total. Markets the service does not serve (alternate lines, props,
+// other keys) are skipped, not rejected.
 
 /** Upstream period keys and the spec's names for them; other keys pass through lower-cased. */
 const PERIODS: Readonly<Record<string, string>> = {
@@ -50,7 +51,10 @@ interface MarketContext {
   bookId: number;
   periodKey: string;
   period: string;
-  marketType: MarketType;
+  /** The feed's key of the outcome array (moneyline, spread, total, core_bet_type_6_team_score). */
+  marketKey: string;
+  /** One of the three markets, or `team_total` until each outcome's team picks home or away. */
+  marketType: MarketType | 'team_total';
 }
 
 export interface MarketRows {
@@ -64,8 +68,9 @@ export function normalizeMarkets(documentName: string, game: FeedGame, gamePath:
     for (const [periodKey, markets] of Object.entries(periods)) {
       const period = PERIODS[periodKey.toLowerCase()] ?? periodKey.toLowerCase();
       for (const [marketKey, outcomes] of Object.entries(markets)) {
-        if (!isOneOf(MARKET_TYPES, marketKey)) continue;
-        const ctx: MarketContext = { documentName, game, gamePath, bookKey, bookId: Number(bookKey), periodKey, period, marketType: marketKey };
+        const marketType = isOneOf(MARKET_TYPES, marketKey) ? marketKey : marketKey === FEED_TEAM_TOTAL_KEY ? 'team_total' : null;
+        if (marketType === null) continue;
+        const ctx: MarketContext = { documentName, game, gamePath, bookKey, bookId: Number(bookKey), periodKey, period, marketKey, marketType };
         normalizeMarket(ctx, outcomes, out);
       }
     }
@@ -78,7 +83,7 @@ function normalizeMarket(ctx: MarketContext, outcomes: readonly FeedOutcome[], o
   outcomes.forEach((outcome, index) => {
     const quote = normalizeOutcome(ctx, outcome, index);
     if (!quote) return;
-    const key = `${quote.side}|${quote.isLive}`;
+    const key = `${quote.marketType}|${quote.side}|${quote.isLive}`;
     if (seen.has(key)) return;
     seen.add(key);
     out.quotes.push(quote);
@@ -89,11 +94,16 @@ function normalizeMarket(ctx: MarketContext, outcomes: readonly FeedOutcome[], o
 
 /** The quote of one outcome, undefined when there is nothing to store; throws on a malformed one. */
 function normalizeOutcome(ctx: MarketContext, o: FeedOutcome, index: number): QuoteRow | undefined {
-  const { marketType, bookId, game } = ctx;
+  const { bookId, game } = ctx;
   // Built only for an error message: most documents carry thousands of outcomes.
-  const where = { toString: () => `${ctx.gamePath}.markets[${JSON.stringify(ctx.bookKey)}].${ctx.periodKey}.${marketType}[${index}]` };
+  const where = { toString: () => `${ctx.gamePath}.markets[${JSON.stringify(ctx.bookKey)}].${ctx.periodKey}.${ctx.marketKey}[${index}]` };
   const fail = (field: string, reason: string) => new FeedDocumentError(ctx.documentName, `${where}.${field}`, reason);
   if (o.is_alt_market) return undefined;
+  let marketType: StoredMarketType;
+  if (ctx.marketType !== 'team_total') marketType = ctx.marketType;
+  else if (o.team_id === game.home_team_id) marketType = 'home_team_total';
+  else if (o.team_id === game.away_team_id) marketType = 'away_team_total';
+  else throw fail('team_id', `a team total names one of the game's teams (${game.home_team_id}, ${game.away_team_id}), got ${JSON.stringify(o.team_id ?? null)}`);
   const sides: readonly string[] = SIDES_BY_MARKET[marketType];
   if (!sides.includes(o.side)) throw fail('side', `expected one of ${sides.join(', ')} for ${marketType}, got ${JSON.stringify(o.side)}`);
   if (o.book_id != null && o.book_id !== bookId) throw fail('book_id', `outcome of book ${o.book_id} filed under book ${bookId}`);
@@ -115,7 +125,7 @@ function normalizeOutcome(ctx: MarketContext, o: FeedOutcome, index: number): Qu
     side: o.side,
     isLive: o.is_live ?? false,
     outcomeId: o.outcome_id == null ? null : String(o.outcome_id),
-    teamId: marketType === 'total' ? null : (o.team_id ?? (o.side === 'home' ? game.home_team_id : game.away_team_id)),
+    teamId: teamIdOf(marketType, o, game),
     point: marketType === 'moneyline' ? null : (o.value ?? null),
     american: Math.round(o.odds),
     decimal: forms.decimal,
@@ -124,8 +134,26 @@ function normalizeOutcome(ctx: MarketContext, o: FeedOutcome, index: number): Qu
   };
 }
 
-/** Public betting is read on pregame outcomes only (live ones carry zeros upstream). */
+/** The outcome's team: none on a total; the side's team on a moneyline or spread when the feed names none. */
+function teamIdOf(marketType: StoredMarketType, o: FeedOutcome, game: FeedGame): number | null {
+  switch (marketType) {
+    case 'total':
+      return null;
+    case 'home_team_total':
+      return game.home_team_id;
+    case 'away_team_total':
+      return game.away_team_id;
+    default:
+      return o.team_id ?? (o.side === 'home' ? game.home_team_id : game.away_team_id);
+  }
+}
+
+/**
+ * Public betting is read on pregame outcomes of the three markets only: live ones carry zeros
+ * upstream, and so does every team-total outcome of the captures.
+ */
 function publicBettingOf(ctx: MarketContext, o: FeedOutcome, quote: QuoteRow): PublicBettingRow | undefined {
+  if (ctx.marketType === 'team_total') return undefined;
   const tickets = o.bet_info?.tickets?.percent ?? null;
   const money = o.bet_info?.money?.percent ?? null;
   if (quote.isLive || !(tickets || money)) return undefined;

@@ -124,7 +124,7 @@ function feedSchemas(checkDescribed: boolean) {
     prop_type_id: described(z.number()),
   });
 
-  /** Outcomes of one book for one period, by market type ("moneyline", "spread", "total", others). */
+  /** Outcomes of one book for one period, by market type ("moneyline", "spread", "total", FEED_TEAM_TOTAL_KEY, others). */
   const feedPeriodMarketsSchema = z.record(z.string(), z.array(feedOutcomeSchema));
   /** One book's markets by period ("event" = full game incl. overtime, "firsthalf", ...). */
   const feedBookMarketsSchema = z.record(z.string(), feedPeriodMarketsSchema);
@@ -227,6 +227,13 @@ function feedSchemas(checkDescribed: boolean) {
     outcome: feedOutcomeSchema,
   };
 }
+
+/**
+ * The key (and outcome `type`) of the feed's team totals: each team's points over or under a line,
+ * the team in `team_id`, sides over/under, `option_type_id` 1 (over) or 2 (under), `prop_type_id` 166,
+ * full game only, no public betting (zeros). The only `core_bet_type_*` key in the captures.
+ */
+export const FEED_TEAM_TOTAL_KEY = 'core_bet_type_6_team_score';
 
 /** What ingest checks: every field the normaliser reads. */
 export const FEED = feedSchemas(false);

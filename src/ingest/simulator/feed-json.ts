@@ -1,5 +1,5 @@
-import { MARKET_TYPES, addDays, type MarketType } from '../../domain';
-import type { FeedBetInfo, FeedBookMarkets, FeedGame, FeedLeague, FeedOutcome, FeedPeriodMarkets, FeedStandings, FeedTeam } from '../feed/schema';
+import { CORE_BET_TYPES, MARKET_TYPES, STORED_MARKET_TYPES, addDays, isOneOf, type StoredMarketType } from '../../domain';
+import { FEED_TEAM_TOTAL_KEY, type FeedBetInfo, type FeedBookMarkets, type FeedGame, type FeedLeague, type FeedOutcome, type FeedPeriodMarkets, type FeedStandings, type FeedTeam } from '../feed/schema';
 import { BOOK_ID_CONSENSUS, BOOK_ID_OPEN, type LeagueRef, type TeamRef, seasonPhaseOn, seasonWindow } from '../reference-data';
 import { SIM_BOOKS } from './books';
 import { HOUR, daysBetween, feedDayEnd, feedDayStart } from './calendar';
@@ -14,10 +14,17 @@ import { teamProfile, type GamePlan } from './schedule';
 // The feed JSON: a game, its teams and markets and the league object, written with the upstream
 // keys in the upstream order (see src/ingest/feed/schema.ts and the captures in test/fixtures/feeds).
 
-function marketId(plan: GamePlan, period: SimPeriod, type: MarketType, live: boolean): number {
+function marketId(plan: GamePlan, period: SimPeriod, type: StoredMarketType, live: boolean): number {
   const periodIdx = period === 'event' ? 0 : 1;
-  return plan.game.id * 100 + periodIdx * 10 + MARKET_TYPES.indexOf(type) * 2 + (live ? 1 : 0);
+  // Five market types, two ids each (pregame, live): 0..9 within the period's ten.
+  return plan.game.id * 100 + periodIdx * 10 + STORED_MARKET_TYPES.indexOf(type) * 2 + (live ? 1 : 0);
 }
+
+/** The feed's key and outcome `type` of a market: its name, or the feed's team-total key. */
+const feedKeyOf = (type: StoredMarketType): string => (isOneOf(CORE_BET_TYPES, type) ? FEED_TEAM_TOTAL_KEY : type);
+
+/** Upstream's prop type of team totals. */
+const TEAM_TOTAL_PROP_TYPE_ID = 166;
 
 function betInfo(tickets: number, money: number): FeedBetInfo {
   return { tickets: { value: 0, percent: tickets }, money: { value: 0, percent: money } };
@@ -25,7 +32,7 @@ function betInfo(tickets: number, money: number): FeedBetInfo {
 
 function fullOutcome(
   ctx: QuoteContext,
-  type: MarketType,
+  type: StoredMarketType,
   quote: Quote,
   sideIdx: number,
   split: { tickets: number; money: number } | null,
@@ -42,7 +49,9 @@ function fullOutcome(
     league_id: ctx.plan.league.id,
     book_id: ctx.book.id,
     book_parent_id: ctx.book.parentId,
-    type,
+    type: feedKeyOf(type),
+    // Team totals carry the over/under option and their prop type, as upstream.
+    ...(isOneOf(CORE_BET_TYPES, type) ? { option_type_id: quote.side === 'over' ? 1 : 2 } : {}),
     side: quote.side,
     period: ctx.period,
     ...(quote.teamId !== undefined ? { team_id: quote.teamId } : {}), // absent on totals, as upstream
@@ -56,8 +65,9 @@ function fullOutcome(
       ? betInfo(isFirstSide ? split.tickets : 100 - split.tickets, isFirstSide ? split.money : 100 - split.money)
       : betInfo(0, 0),
     // Upstream semantics unknown: null on moneylines, -10000 at the consensus, a small score elsewhere.
+    ...(isOneOf(CORE_BET_TYPES, type) ? { prop_type_id: TEAM_TOTAL_PROP_TYPE_ID } : {}),
     odds_coefficient_score:
-      type === 'moneyline'
+      type === 'moneyline' || isOneOf(CORE_BET_TYPES, type)
         ? null
         : ctx.book.id === BOOK_ID_CONSENSUS
           ? -10000
@@ -67,14 +77,14 @@ function fullOutcome(
 }
 
 /** The opening line's reduced outcome shape (book 30), with the upstream key order. */
-function openOutcome(ctx: QuoteContext, type: MarketType, quote: Quote, sideIdx: number): FeedOutcome {
+function openOutcome(ctx: QuoteContext, type: StoredMarketType, quote: Quote, sideIdx: number): FeedOutcome {
   const mId = marketId(ctx.plan, ctx.period, type, false);
   return {
     event_id: ctx.plan.game.id,
     value: quote.value,
     side: quote.side,
     odds: quote.odds,
-    type,
+    type: feedKeyOf(type),
     book_id: ctx.book.id,
     period: ctx.period,
     player_id: 0,
@@ -83,7 +93,7 @@ function openOutcome(ctx: QuoteContext, type: MarketType, quote: Quote, sideIdx:
     event_type: 'game',
     market_id: String(mId),
     outcome_id: String(mId * 100 + ctx.book.slot * 2 + sideIdx),
-    option_type_id: 0,
+    option_type_id: isOneOf(CORE_BET_TYPES, type) ? (quote.side === 'over' ? 1 : 2) : 0,
   };
 }
 
@@ -96,7 +106,10 @@ function marketsOf(seed: number, plan: GamePlan, s: GameState, now: number): Rec
     const bookMarkets: FeedBookMarkets = {};
     for (const period of periods) {
       const pm: FeedPeriodMarkets = {};
-      for (const type of MARKET_TYPES) {
+      // Upstream lists the team totals' key first.
+      for (const type of [...CORE_BET_TYPES, ...MARKET_TYPES]) {
+        // Team totals are full-game markets upstream.
+        if (isOneOf(CORE_BET_TYPES, type) && period !== 'event') continue;
         const outcomes: FeedOutcome[] = [];
         if (book.id === BOOK_ID_OPEN) {
           const ctx: QuoteContext = { seed, plan, book, period, live: false, t: plan.postedMs };
@@ -105,7 +118,8 @@ function marketsOf(seed: number, plan: GamePlan, s: GameState, now: number): Rec
         } else {
           const t = Math.min(now, plan.tipMs);
           const ctx: QuoteContext = { seed, plan, book, period, live: false, t };
-          const split = publicSplit(seed, plan, type, period, now);
+          // No public betting on team totals upstream (zeros).
+          const split = isOneOf(MARKET_TYPES, type) ? publicSplit(seed, plan, type, period, now) : null;
           const quotes = quoteMarket(ctx, type, pregameView(seed, plan, t, period));
           quotes?.forEach((q, i) => outcomes.push(fullOutcome(ctx, type, q, i, split)));
           if (inPlay && book.offersLive) {
@@ -115,7 +129,7 @@ function marketsOf(seed: number, plan: GamePlan, s: GameState, now: number): Rec
             liveQuotes?.forEach((q, i) => outcomes.push(fullOutcome(liveCtx, type, q, i, null)));
           }
         }
-        if (outcomes.length > 0) pm[type] = outcomes;
+        if (outcomes.length > 0) pm[feedKeyOf(type)] = [...(pm[feedKeyOf(type)] ?? []), ...outcomes];
       }
       bookMarkets[period] = pm;
     }

@@ -1,4 +1,4 @@
-import { americanToImpliedProbability, coverProbability, normalCdf, roundToHalfPoint, twoWayBookPrices, type MarketType } from '../../domain';
+import { americanToImpliedProbability, coverProbability, normalCdf, roundToHalfPoint, twoWayBookPrices, type MarketType, type StoredMarketType } from '../../domain';
 import type { SimBook } from './books';
 import { HOUR, MINUTE } from './calendar';
 import type { GameState } from './game';
@@ -164,7 +164,7 @@ export interface Quote {
 }
 
 /** Both sides of one market at one book, or undefined when suspended. */
-export function quoteMarket(ctx: QuoteContext, type: MarketType, fair: MarketView): Quote[] | undefined {
+export function quoteMarket(ctx: QuoteContext, type: StoredMarketType, fair: MarketView): Quote[] | undefined {
   const v = bookView(ctx, fair);
   const margin = ctx.live ? ctx.book.liveMargin : ctx.book.margin;
   const { plan } = ctx;
@@ -186,12 +186,32 @@ export function quoteMarket(ctx: QuoteContext, type: MarketType, fair: MarketVie
       { side: 'home', teamId: plan.home.id, odds: home, value: homeValue, q: americanToImpliedProbability(home) },
     ];
   }
+  if (type === 'home_team_total' || type === 'away_team_total') return quoteTeamTotal(type, v, margin, type === 'home_team_total' ? plan.home.id : plan.away.id);
   const line = Math.max(roundToHalfPoint(v.total), v.scoredTotal + 0.5);
   const p = twoWayProbability('total', v, line);
   const [over, under] = twoWayBookPrices(p, margin);
   return [
     { side: 'over', teamId: undefined, odds: over, value: line, q: americanToImpliedProbability(over) },
     { side: 'under', teamId: undefined, odds: under, value: line, q: americanToImpliedProbability(under) },
+  ];
+}
+
+/**
+ * One team's points over or under a line (a core team-score market). The team's expected points are
+ * half of total plus or minus margin; its SD is sqrt(totalSd^2 + marginSd^2) / 2, which holds when the
+ * two teams' points are independent (then total and margin are uncorrelated and each has the variance
+ * of the sum). Live, the line stays above the points already scored, as on totals.
+ */
+function quoteTeamTotal(type: 'home_team_total' | 'away_team_total', v: MarketView, margin: number, teamId: number): Quote[] {
+  const sign = type === 'home_team_total' ? 1 : -1;
+  const expected = (v.total + sign * v.margin) / 2;
+  const scored = (v.scoredTotal + sign * v.scoredMargin) / 2;
+  const sd = Math.hypot(v.totalSd, v.marginSd) / 2;
+  const line = Math.max(roundToHalfPoint(expected), scored + 0.5);
+  const [over, under] = twoWayBookPrices(coverProbability(expected, sd, line, true), margin);
+  return [
+    { side: 'over', teamId, odds: over, value: line, q: americanToImpliedProbability(over) },
+    { side: 'under', teamId, odds: under, value: line, q: americanToImpliedProbability(under) },
   ];
 }
 

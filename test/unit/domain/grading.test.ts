@@ -69,6 +69,12 @@ describe('settle', () => {
     ['total', 'over', 234, 'push'],
     ['total', 'under', 234, 'push'],
     ['total', 'over', 233, 'won'],
+    ['home_team_total', 'over', 118.5, 'won'], // the home team's 119 alone
+    ['home_team_total', 'under', 118.5, 'lost'],
+    ['home_team_total', 'over', 119, 'push'],
+    ['away_team_total', 'over', 115.5, 'lost'], // the away team's 115 alone
+    ['away_team_total', 'under', 115.5, 'won'],
+    ['away_team_total', 'under', 115, 'push'],
   ] as const)('when %s %s %s and the score is 119-115, then the bet %s', (marketType, side, point, result) => {
     expect(settle({ marketType, side, point }, p)).toBe(result);
   });
@@ -89,6 +95,8 @@ describe('settle', () => {
   test('when the bet is not a market/side pair, then it throws', () => {
     expect(() => settle({ marketType: 'total', side: 'home', point: 200 }, p)).toThrow();
     expect(() => settle({ marketType: 'spread', side: 'home', point: null }, p)).toThrow();
+    expect(() => settle({ marketType: 'home_team_total', side: 'home', point: 110.5 }, p)).toThrow();
+    expect(() => settle({ marketType: 'away_team_total', side: 'over', point: null }, p)).toThrow();
   });
 });
 
