@@ -40,10 +40,10 @@ export const PUBLISHED_STD_DEV: Readonly<Record<League, Readonly<Record<PointMar
 
 /**
  * The standard deviations the model uses, the one place every caller reads them from: per league and
- * market, the published value combined with the fit of the stored finals (FITTED_STD_DEV, written by
- * `odds fit-std-dev` from the real captures) by `shrinkStdDev`: the published value alone below
- * MIN_FIT_SAMPLE residuals, else their pooled variance with the published value counting as
- * PRIOR_WEIGHT residuals (docs/value-metrics.md, "Fitted standard deviations").
+ * market, the published value pooled with the fit of the stored finals (FITTED_STD_DEV, written by
+ * `odds fit-std-dev` from the real captures) by `shrinkStdDev`, the published value counting as
+ * PRIOR_WEIGHT residuals (docs/value-metrics.md, "Fitted standard deviations"). The simulator does
+ * not read these: its world runs on the published values.
  */
 export const MARGIN_STD_DEV: Readonly<Record<League, Readonly<Record<PointMarket, number>>>> = {
   NBA: {
@@ -91,7 +91,7 @@ export interface PushProbabilityInput {
  * model: probability + (model(toPoint) - model(fromPoint)). Getting more points (a higher handicap, a
  * lower total for `over`, a higher total for `under`) raises the probability. The result is clamped to
  * [ADJUSTED_PROBABILITY_FLOOR, 1 - ADJUSTED_PROBABILITY_FLOOR].
- * Near the mean of an NBA spread (sd 12) one point is worth about 3.3 percentage points.
+ * Near the mean of an NBA spread (sd about 12) one point is worth about 3.3 percentage points.
  * @throws InvalidOddsError for a probability outside (0, 1), non-finite points, or a side that does not
  *   belong to the market.
  */

@@ -24,9 +24,6 @@ export interface ResidualFit {
   standardError: number;
 }
 
-/** Fewer residuals than this and the published value is used unchanged (the fit is reported only). */
-export const MIN_FIT_SAMPLE = 30;
-
 /**
  * How many residuals the published value counts as when combined with a fit: a season of one team's
  * games is roughly 80, and the published values rest on several seasons of all teams, so 100 keeps the
@@ -79,12 +76,12 @@ export function fitStdDevTable<L extends string>(games: readonly ClosedGame<L>[]
 }
 
 /**
- * The standard deviation to use given the published value and a fit: the published value alone below
- * MIN_FIT_SAMPLE residuals (or without a fit); otherwise the pooled variance of the two, the published
- * value counting as PRIOR_WEIGHT residuals: sqrt((w * prior^2 + n * sd^2) / (w + n)). As n grows the
- * fit takes over; with n = w they count equally.
+ * The standard deviation to use given the published value and a fit: the pooled variance of the two,
+ * the published value counting as PRIOR_WEIGHT residuals: sqrt((w * prior^2 + n * sd^2) / (w + n)).
+ * A small sample moves it little (9 residuals: under 9 % of the weight); as n grows the fit takes
+ * over; with n = w they count equally. Without a fit, the published value.
  */
 export function shrinkStdDev(prior: number, fit: Pick<ResidualFit, 'n' | 'sd'> | null | undefined): number {
-  if (!fit || fit.n < MIN_FIT_SAMPLE) return prior;
+  if (!fit || fit.n === 0) return prior;
   return Math.sqrt((PRIOR_WEIGHT * prior * prior + fit.n * fit.sd * fit.sd) / (PRIOR_WEIGHT + fit.n));
 }

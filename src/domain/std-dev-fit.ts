@@ -4,9 +4,9 @@ import type { ResidualFit } from './residual-fit';
 // --json` reports it after ingesting test/fixtures/feeds/nba-2026-01-24.jsonl.gz and
 // nba-2026-04-29-playoffs.jsonl.gz (test/integration/std-dev-fit.test.ts recomputes it from them and
 // fails when this table differs). Data, not code: refit and replace it when more finals are stored.
-// With 9 games it is below MIN_FIT_SAMPLE, so MARGIN_STD_DEV still uses the published values: the
-// sample cannot tell an SD of 12 from one of 9 (standard error about 2.3 points), see
-// docs/value-metrics.md, "Fitted standard deviations".
+// With 9 games it moves MARGIN_STD_DEV only a little from the published values (the published value
+// counts as 100 residuals): the sample cannot tell an SD of 12 from one of 9 (standard error about
+// 2.3 points), see docs/value-metrics.md, "Fitted standard deviations".
 
 export interface StdDevFitTable {
   /** The games behind the fit: finals stored, those with a closing line, and their start times. */

@@ -256,16 +256,17 @@ describe('GET /markets/spread', () => {
   test('when no book quotes a point two-way, then the nearest reference is moved by the key-number model', async () => {
     const data = await listing('spread?devig=multiplicative');
     // 1904 home -5.5 at +100. Nearest two-way line: -4.5 (79's consensus 0.489166). Market centre:
-    // median of the lines -3.5, -3.5, -4.5 = -3.5, i.e. home by 3.5, sd 12 (NBA spread).
+    // median of the lines -3.5, -3.5, -4.5 = -3.5, i.e. home by 3.5, sd 11.822 (NBA spread: the
+    // published 12 pooled with the fit of the stored finals, docs/value-metrics.md).
     // From -4.5 (home wins by 5+) to -5.5 (by 6+) loses P(margin = 5)
-    //   = Phi((5.5 - 3.5)/12) - Phi((4.5 - 3.5)/12) = 0.566184 - 0.533207 = 0.032977,
-    // so p = 0.489166 - 0.032977 = 0.456189; edge 0.456189 * 2 - 1 = -8.76.
+    //   = Phi((5.5 - 3.5)/11.822) - Phi((4.5 - 3.5)/11.822) = 0.567171 - 0.533706 = 0.033465,
+    // so p = 0.489166 - 0.033465 = 0.455701; edge 0.455701 * 2 - 1 = -8.86.
     expect(find(data, A, 1904, 'home').ev).toMatchObject({
       reference: 'consensus',
       reference_point: -4.5,
       point_adjusted: true,
-      true_probability: 0.4562,
-      ev_per_100: -8.76,
+      true_probability: 0.4557,
+      ev_per_100: -8.86,
       stale: false,
     });
   });

@@ -142,7 +142,8 @@ describe('odds fit-std-dev', () => {
       sd: +spread.sd.toFixed(4),
       standard_error: +spread.standardError.toFixed(4),
       published: 12,
-      used: 12, // far below the minimum sample: the published value
+      // the published 12 pooled with the fit, 12 counting as 100 residuals
+      used: +Math.sqrt((100 * 144 + spread.n * spread.sd ** 2) / (100 + spread.n)).toFixed(4),
     });
   });
 

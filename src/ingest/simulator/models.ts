@@ -1,4 +1,4 @@
-import { MARGIN_STD_DEV } from '../../domain';
+import { PUBLISHED_STD_DEV } from '../../domain';
 import type { FeedBroadcast } from '../feed/schema';
 import { LEAGUE_ID_NBA, LEAGUE_ID_WNBA } from '../reference-data';
 
@@ -20,6 +20,10 @@ export interface LeagueModel {
   averageTotal: number;
   strengthSd: number;
   paceSd: number;
+  /**
+   * Spread of results around the lines in the simulated world: the published values, the world's
+   * truth, not the service's estimate of it (MARGIN_STD_DEV, fitted from stored finals).
+   */
   marginSd: number;
   totalSd: number;
   /** Real minutes per regulation quarter (before jitter). */
@@ -41,8 +45,8 @@ export const MODELS: Record<number, LeagueModel> = {
     averageTotal: 228,
     strengthSd: 4.5,
     paceSd: 3.5,
-    marginSd: MARGIN_STD_DEV.NBA.spread,
-    totalSd: MARGIN_STD_DEV.NBA.total,
+    marginSd: PUBLISHED_STD_DEV.NBA.spread,
+    totalSd: PUBLISHED_STD_DEV.NBA.total,
     quarterRealMinutes: [27, 28, 27, 31],
     overtimeRealMinutes: 12,
     quarterBreakMinutes: 2.5,
@@ -65,8 +69,8 @@ export const MODELS: Record<number, LeagueModel> = {
     averageTotal: 163,
     strengthSd: 4,
     paceSd: 3,
-    marginSd: MARGIN_STD_DEV.WNBA.spread,
-    totalSd: MARGIN_STD_DEV.WNBA.total,
+    marginSd: PUBLISHED_STD_DEV.WNBA.spread,
+    totalSd: PUBLISHED_STD_DEV.WNBA.total,
     quarterRealMinutes: [23, 24, 23, 26],
     overtimeRealMinutes: 11,
     quarterBreakMinutes: 2,
