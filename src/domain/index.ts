@@ -15,3 +15,4 @@ export * from './vocabulary';
 export * from './grading';
 export * from './clv';
 export * from './closing';
+export * from './webhook-retry';
