@@ -17,6 +17,8 @@ export interface Metrics {
   quotesChanged: Counter;
   /** Seconds from a document's fetch to its delta leaving for Socket.IO clients. */
   pushLatency: Histogram<'transport'>;
+  /** Webhook delivery attempts by outcome: delivered, retry (failed, tried again), failed (given up). */
+  webhookAttempts: Counter<'outcome'>;
 }
 
 /** Seconds, from a few milliseconds to minutes: data ages (fetch to commit, fetch to push). */
@@ -49,6 +51,12 @@ export function createMetrics(): Metrics {
       help: "Time from a feed document's fetch to its delta leaving for live clients, by transport",
       labelNames: ['transport'],
       buckets: AGE_BUCKETS,
+      registers: [registry],
+    }),
+    webhookAttempts: new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts of this process, by outcome: delivered, retry (failed, tried again later), failed (given up after 24 h)',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

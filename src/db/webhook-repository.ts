@@ -112,14 +112,16 @@ export interface ChangeEntry {
 
 /**
  * The evaluation cursor: the last change log version whose deliveries are stored. On first use it
- * starts at the current ingest counter, so a new installation does not alert on the log's past.
+ * starts at the current ingest counter, so a new installation does not alert on the log's past, and
+ * the statuses of the games already stored are recorded, so their next change is one.
  */
 export async function readCursor(prisma: PrismaClient): Promise<bigint> {
   const row = await prisma.webhookCursor.findUnique({ where: { id: 1 } });
   if (row) return row.version;
-  const state = await prisma.ingestState.findUnique({ where: { id: 1 } });
-  const version = state?.version ?? 0n;
-  await prisma.webhookCursor.upsert({ where: { id: 1 }, create: { id: 1, version }, update: {} });
+  await prisma.$transaction([
+    prisma.$executeRaw`INSERT INTO "WebhookCursor" ("id", "version") SELECT 1, COALESCE((SELECT "version" FROM "IngestState" WHERE "id" = 1), 0) ON CONFLICT ("id") DO NOTHING`,
+    prisma.$executeRaw`INSERT INTO "WebhookGameStatus" ("gameId", "status") SELECT "id", "status" FROM "Game" ON CONFLICT ("gameId") DO NOTHING`,
+  ]);
   return (await prisma.webhookCursor.findUnique({ where: { id: 1 } }))!.version;
 }
 
