@@ -55,7 +55,9 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
 
   async function attempt(d: DueDelivery): Promise<void> {
     const at = now();
-    const result = await sendWebhook(d.url, d.secret, d.messageId, JSON.stringify(d.payload), { timeoutMs: config.timeoutMs, allowPrivateTargets: config.allowPrivateTargets, now: at });
+    // {type, timestamp, data} in that order (the JSON column keeps its own key order); the same bytes on every attempt.
+    const { type, timestamp, data } = d.payload as { type: string; timestamp: string; data: unknown };
+    const result = await sendWebhook(d.url, d.secret, d.messageId, JSON.stringify({ type, timestamp, data }), { timeoutMs: config.timeoutMs, allowPrivateTargets: config.allowPrivateTargets, now: at });
     const done = now();
     if (result.ok) {
       await recordAttempt(db.prisma, d.id, { status: 'delivered', httpStatus: result.status, error: null, at: done });
