@@ -52,7 +52,7 @@ export async function countWebhooks(prisma: PrismaClient, keyId: string): Promis
 
 export async function createWebhook(
   prisma: PrismaClient,
-  input: { keyId: string; url: string; description: string | null; secret: string; predicate: Prisma.InputJsonValue; enabled: boolean },
+  input: { keyId: string; url: string; description: string | null; secret: string; predicate: Prisma.InputJsonValue; enabled: boolean; createdAt: Date },
 ): Promise<WebhookRow> {
   return asRow(await prisma.webhook.create({ data: input }));
 }
@@ -96,7 +96,7 @@ export async function listDeliveries(prisma: PrismaClient, webhookId: number, li
 
 /** Stores one delivery due now (the test event of POST .../test). */
 export async function insertDelivery(prisma: PrismaClient, delivery: NewDelivery, now: Date): Promise<DeliveryRow> {
-  return prisma.webhookDelivery.create({ data: { ...delivery, status: 'pending', nextAttemptAt: now } });
+  return prisma.webhookDelivery.create({ data: { ...delivery, status: 'pending', nextAttemptAt: now, createdAt: now } });
 }
 
 // ---- Evaluation (ingesting process) ----

@@ -82,7 +82,7 @@ beforeAll(async () => {
   // The first capture is there before any webhook: the sender starts from it.
   await ingestNext(t, 1);
   worker = startWorker(t);
-});
+}, 120_000);
 afterAll(async () => {
   await worker?.stop();
   await t?.close();

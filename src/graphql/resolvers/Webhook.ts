@@ -72,6 +72,7 @@ export const WebhookMutation: Pick<MutationResolvers, 'createWebhook' | 'updateW
       secret: newWebhookSecret(),
       predicate: { ...predicate },
       enabled: input.enabled ?? true,
+      createdAt: ctx.now,
     });
     return webhookOf(row, true);
   },
