@@ -24,8 +24,8 @@ const hook = { url: 'http://127.0.0.1:9/hooks', predicate: { type: 'ev', min_ev_
 
 beforeAll(async () => {
   t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-  // The same database served with the default policy: private targets refused.
-  strict = await startTestApp({ db: t.db });
+  // The same database served with the default policy (private targets refused) and the response cache on.
+  strict = await startTestApp({ db: t.db, env: { REST_CACHE_MS: '300000' } });
   pro = (await t.createKey('pro')).key;
   other = (await t.createKey('elite')).key;
   starter = (await t.createKey('starter')).key;
@@ -126,6 +126,22 @@ describe('webhooks: registering and managing', () => {
       expect(res.body.error).toMatch(/invalid parameter url: must not point at a private, loopback or link-local address/);
     }
     expect((await call(strict, 'POST', BASE, pro, { url: 'https://hooks.example.com/odds', predicate: { type: 'status_change' } })).status).toBe(201);
+  });
+
+  test('when two keys of one plan read their webhooks through the caching paths, then each sees only its own', async () => {
+    const a = (await t.createKey('pro')).key;
+    const b = (await t.createKey('pro')).key;
+    const mine = (await call(strict, 'POST', BASE, a, { url: 'https://a.example.com/x', predicate: { type: 'status_change' } })).body.data.id;
+    for (let round = 0; round < 2; round++) {
+      expect((await call(strict, 'GET', BASE, a)).body.data.map((w: any) => w.id)).toEqual([mine]);
+      const other = await call(strict, 'GET', BASE, b);
+      expect(other.body.data).toEqual([]);
+      expect(other.headers.get('cache-control')).toBe('private, no-store');
+      const query = encodeURIComponent('{ webhooks { id } }');
+      const viaGet = async (key: string) => (await (await fetch(`${strict.baseUrl}/graphql?query=${query}`, { headers: { authorization: `Bearer ${key}`, 'apollo-require-preflight': 'true' } })).json()) as any;
+      expect((await viaGet(a)).data.webhooks).toEqual([{ id: mine }]);
+      expect((await viaGet(b)).data.webhooks).toEqual([]);
+    }
   });
 
   test('when a webhook is changed and deleted, then the answers say so and it is gone', async () => {
