@@ -252,18 +252,22 @@ async function deliveriesOf(prisma: PrismaClient, entries: readonly ChangeEntry[
     }
   }
 
-  // One listing per de-vig method in use (arbitrage does not depend on the method).
+  // One listing per de-vig method in use; arbitrage does not depend on the method, so it is read
+  // from whichever listing is built (the default method's when only arbitrage is watched).
   const evHooks = byType('ev');
   const arbHooks = byType('arbitrage');
   const methods = new Set<DevigMethod>(evHooks.map((h) => predicateOf(h).devig ?? DEFAULT_DEVIG_METHOD));
   if (arbHooks.length && !methods.size) methods.add(DEFAULT_DEVIG_METHOD);
+  let arbitrageDone = false;
   for (const method of methods) {
     const listing = await listingEntries(prisma, entries, method);
+    const candidates = evCandidates(listing, entries, method);
     for (const hook of evHooks.filter((h) => (predicateOf(h).devig ?? DEFAULT_DEVIG_METHOD) === method)) {
       const min = predicateOf(hook).minEvPer100!;
-      for (const c of evCandidates(listing, entries, method)) if (c.evPer100 >= min && addressed(hook, c)) out.push(deliveryFor(hook, c, now));
+      for (const c of candidates) if (c.evPer100 >= min && addressed(hook, c)) out.push(deliveryFor(hook, c, now));
     }
-    if (method === [...methods][0]) {
+    if (!arbitrageDone && arbHooks.length) {
+      arbitrageDone = true;
       for (const c of arbitrageCandidates(listing, entries)) for (const hook of arbHooks) if (addressed(hook, c)) out.push(deliveryFor(hook, c, now));
     }
   }

@@ -169,15 +169,29 @@ describe('webhooks: delivering', () => {
     expect(((await game.json()) as any).data.status).toBe(last.payload.data.status);
   });
 
-  test('when an EV threshold is registered, then only prices at or above it fire, with the de-vig method chosen', async () => {
+  test('when an EV threshold and arbitrage are watched, then only prices at or above it and real arbitrages fire', async () => {
     const r = await receiver();
+    const arbs = await receiver();
     const id = await register(r, { type: 'ev', min_ev_per_100: 1, devig: 'multiplicative' });
+    const arbId = await register(arbs, { type: 'arbitrage' });
     await ingestNext(t, 6);
     const deliveries = await settled(id);
     expectExactlyOnce(r, deliveries);
     for (const d of deliveries) {
       expect(d.payload.data).toMatchObject({ devig_method: 'multiplicative' });
       expect(d.payload.data.ev_per_100).toBeGreaterThanOrEqual(1);
+    }
+    const arbitrages = await settled(arbId);
+    expectExactlyOnce(arbs, arbitrages);
+    for (const d of arbitrages) {
+      const { legs, profit_percentage, total_implied_probability } = d.payload.data;
+      expect(legs).toHaveLength(2);
+      // Two complementary sides whose implied probabilities sum below 1: a locked profit.
+      expect(legs[0].side).not.toBe(legs[1].side);
+      const implied = legs.reduce((sum: number, leg: any) => sum + 1 / leg.decimal, 0);
+      expect(implied).toBeCloseTo(total_implied_probability, 3);
+      expect(implied).toBeLessThan(1);
+      expect(profit_percentage).toBeGreaterThan(0);
     }
   });
 
