@@ -288,3 +288,14 @@ export async function nextDueAt(prisma: PrismaClient): Promise<Date | null> {
   const row = await prisma.webhookDelivery.findFirst({ where: { status: 'pending' }, orderBy: { nextAttemptAt: 'asc' }, select: { nextAttemptAt: true } });
   return row?.nextAttemptAt ?? null;
 }
+
+/** How long delivered and failed deliveries stay in the log. */
+export const DELIVERY_LOG_RETENTION_MS = 30 * 86_400_000;
+
+/** Drops delivered and failed deliveries stored before `now` - DELIVERY_LOG_RETENTION_MS; pending ones stay. */
+export async function pruneDeliveryLog(prisma: PrismaClient, now: Date): Promise<number> {
+  const { count } = await prisma.webhookDelivery.deleteMany({
+    where: { status: { in: ['delivered', 'failed'] }, createdAt: { lt: new Date(now.getTime() - DELIVERY_LOG_RETENTION_MS) } },
+  });
+  return count;
+}

@@ -1,7 +1,7 @@
 import { nextAttemptAt, type RetryPolicy } from '../domain';
 import type { WebhookConfig } from '../config';
 import type { Database } from '../db/client';
-import { claimDueDeliveries, recordAttempt, type DueDelivery } from '../db/webhook-repository';
+import { claimDueDeliveries, pruneDeliveryLog, recordAttempt, type DueDelivery } from '../db/webhook-repository';
 import type { EventBus } from '../events/bus';
 import type { Logger } from '../logger';
 import { evaluateChanges } from './evaluate';
@@ -16,6 +16,9 @@ import { sendWebhook } from './send';
 
 /** Deliveries sent at once per round. */
 const CONCURRENCY = 16;
+
+/** How often the delivery log drops entries past its retention (30 days). */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
 
@@ -52,6 +55,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   let timer: NodeJS.Timeout | undefined;
   let again = false;
   let round: Promise<void> | null = null;
+  let prunedAt = 0;
 
   async function attempt(d: DueDelivery): Promise<void> {
     const at = now();
@@ -71,6 +75,10 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   }
 
   async function runRound(): Promise<void> {
+    if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      await pruneDeliveryLog(db.prisma, now());
+    }
     // New changes first: their deliveries are stored before any is sent.
     while (!stopped && (await evaluateChanges(db.prisma, now())) > 0) {
       // more entries may follow: evaluate them all before sending

@@ -28,6 +28,8 @@ let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let t: TestApp;
 let worker: WebhookWorker;
 let key: string;
+/** The webhook of the first test, whose delivered events are aged past the log's retention before the restart. */
+let firstHook = 0;
 
 function startServer(): Promise<TestApp> {
   return startTestApp({ db, env: ENV });
@@ -55,12 +57,17 @@ async function log(id: number): Promise<any[]> {
   expect(res.status).toBe(200);
   return res.body.data;
 }
-/** Waits until the webhook has stored deliveries and none is pending. */
+/** True once the sender has evaluated every committed ingest (its cursor is at the ingest counter). */
+async function caughtUp(): Promise<boolean> {
+  const [cursor, ingest] = await Promise.all([db.prisma.webhookCursor.findUnique({ where: { id: 1 } }), db.prisma.ingestState.findUnique({ where: { id: 1 } })]);
+  return cursor !== null && cursor.version >= (ingest?.version ?? 0n);
+}
+/** Waits until the sender has evaluated every ingest, the webhook has stored deliveries and none is pending. */
 async function settled(id: number, timeoutMs = 20_000): Promise<any[]> {
   let deliveries: any[] = [];
   const started = Date.now();
   for (;;) {
-    deliveries = await log(id);
+    deliveries = (await caughtUp()) ? await log(id) : [];
     if (deliveries.length && deliveries.every((d) => d.status !== 'pending')) return deliveries;
     if (Date.now() - started > timeoutMs) throw new Error(`deliveries of webhook ${id} still pending: ${JSON.stringify(deliveries.filter((d) => d.status === 'pending').slice(0, 2))}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -104,6 +111,7 @@ describe('webhooks: delivering', () => {
   test('when a test event is sent, then the receiver verifies its Standard Webhooks signature and the log shows it delivered', async () => {
     const r = await receiver();
     const id = await register(r, { type: 'status_change', game_id: 1 });
+    firstHook = id;
     const asked = await send('POST', `${BASE}/${id}/test`);
     expect(asked.status).toBe(201);
     const [delivery] = await settled(id);
@@ -163,8 +171,9 @@ describe('webhooks: delivering', () => {
       expect(d.event_type).toBe('status_change');
       expect(d.payload.data.status).not.toBe(d.payload.data.previous_status);
     }
-    // The status a change reports is the game's status now (no later capture changed it again).
-    const last = changed.find((d) => d.payload.data.game_id === changed[0].payload.data.game_id)!;
+    // A game's last reported status is its status now: every change was reported, in order.
+    const byVersion = [...changed].sort((a, b) => a.payload.data.version - b.payload.data.version);
+    const last = byVersion.filter((d) => d.payload.data.game_id === changed[0].payload.data.game_id).at(-1)!;
     const game = await fetch(`${t.baseUrl}/api/v1/nba/odds/games/${last.payload.data.game_id}?include_markets=false&include_boxscore=false`, { headers: { authorization: `Bearer ${key}` } });
     expect(((await game.json()) as any).data.status).toBe(last.payload.data.status);
   });
@@ -228,6 +237,9 @@ describe('webhooks: delivering', () => {
       if (Date.now() - started > 10_000) throw new Error('attempts did not fail');
       await new Promise((resolve) => setTimeout(resolve, 30));
     }
+    // The first webhook's delivered events are made 31 days old: the restarted sender prunes them.
+    expect((await log(firstHook)).length).toBe(2);
+    await db.prisma.webhookDelivery.updateMany({ where: { webhookId: firstHook }, data: { createdAt: new Date(Date.now() - 31 * 86_400_000) } });
     // Restart: the sender and the API stop; captures are ingested while no sender runs.
     await worker.stop();
     await t.close();
@@ -244,5 +256,6 @@ describe('webhooks: delivering', () => {
     expect(new Set(accepted).size).toBe(accepted.length);
     expect(new Set(accepted)).toEqual(new Set([...tests, ...changes].map((d) => d.webhook_id)));
     expect([...tests, ...changes].every((d) => d.status === 'delivered')).toBe(true);
+    expect(await log(firstHook)).toEqual([]);
   });
 });
