@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { defaultFieldResolver, getOperationAST, Kind, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, getOperationAST, Kind, type DocumentNode, type GraphQLField, type GraphQLSchema, type SelectionNode } from 'graphql';
 import { AppError } from '../errors';
 import type { GraphQLContext } from './context';
 import { checkEnumVocabulary } from './enums';
@@ -51,7 +51,7 @@ export function selectsPerKeyField(schema: GraphQLSchema, document: DocumentNode
   // Root fields only: fragments spread at the root are looked into too.
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const seen = new Set<string>();
-  const visit = (selections: readonly import('graphql').SelectionNode[]): boolean =>
+  const visit = (selections: readonly SelectionNode[]): boolean =>
     selections.some((s) => {
       if (s.kind === Kind.FIELD) {
         const field = fields[s.name.value];
