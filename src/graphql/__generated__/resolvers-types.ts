@@ -1844,6 +1844,10 @@ export type ApiKeyDirectiveArgs = { };
 
 export type ApiKeyDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = ApiKeyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type PerKeyDirectiveArgs = { };
+
+export type PerKeyDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = PerKeyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type AccountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Account'] = ResolversParentTypes['Account']> = {
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2646,4 +2650,5 @@ export type Resolvers<ContextType = GraphQLContext> = {
 export type DirectiveResolvers<ContextType = GraphQLContext> = {
   admin?: AdminDirectiveResolver<any, any, ContextType>;
   apiKey?: ApiKeyDirectiveResolver<any, any, ContextType>;
+  perKey?: PerKeyDirectiveResolver<any, any, ContextType>;
 };
