@@ -1,5 +1,6 @@
 import { startFeeds } from '../../src/ingest/feed-runner';
 import { createLogger } from '../../src/logger';
+import { sendWebhook } from '../../src/webhooks/send';
 import { startWebhookWorker } from '../../src/webhooks/worker';
 import { startTestApp, type TestApp } from '../support/app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -57,4 +58,31 @@ test('when the process ingests the simulated feed, then its sender delivers the 
   expect(started).toBe(1);
   expect(receiver.received.every((r) => r.verified && r.json.type === 'line_move')).toBe(true);
   expect(receiver.received[0]!.json.data.cents_moved).toBeGreaterThanOrEqual(1);
+});
+
+describe('one attempt (src/webhooks/send.ts)', () => {
+  const body = JSON.stringify({ type: 'webhook.test', timestamp: '2026-01-24T00:00:00.000Z', data: {} });
+  const secret = 'whsec_' + Buffer.from('a secret of twenty-four b').toString('base64');
+  const attempt = (url: string, allowPrivateTargets: boolean, timeoutMs = 2000) => sendWebhook(url, secret, 'msg_1', body, { timeoutMs, allowPrivateTargets, now: new Date() });
+
+  test('when the target is a name, then it is resolved by the guarded lookup and the signed request arrives', async () => {
+    receiver.secret = secret;
+    receiver.answers = [204];
+    expect(await attempt(`http://localhost:${receiver.port}/hooks`, true)).toEqual({ ok: true, status: 204, error: null });
+    expect(receiver.received.at(-1)).toMatchObject({ id: 'msg_1', verified: true, body });
+  });
+
+  test('when private targets are refused, then a localhost or loopback target is not called', async () => {
+    const before = receiver.received.length;
+    expect(await attempt(`http://localhost:${receiver.port}/hooks`, false)).toMatchObject({ ok: false, status: null, error: expect.stringMatching(/private/) });
+    expect(await attempt(`http://127.0.0.1:${receiver.port}/hooks`, false)).toMatchObject({ ok: false, status: null });
+    expect(receiver.received.length).toBe(before);
+  });
+
+  test('when the receiver redirects or never answers, then the attempt fails (no redirect followed, a deadline)', async () => {
+    receiver.answers = [302];
+    expect(await attempt(receiver.url, true)).toEqual({ ok: false, status: 302, error: 'HTTP 302' });
+    receiver.answers = ['hang'];
+    expect(await attempt(receiver.url, true, 300)).toMatchObject({ ok: false, status: null, error: 'no answer within 300 ms' });
+  });
 });

@@ -15,8 +15,11 @@ export interface Received {
   answered: number | null;
 }
 
-/** How the receiver answers the next request: a status, or `die` (close the server and every socket before answering). */
-export type Answer = number | 'die';
+/**
+ * How the receiver answers the next request: a status, `die` (close the server and every socket
+ * before answering) or `hang` (never answer).
+ */
+export type Answer = number | 'die' | 'hang';
 
 /**
  * A real webhook receiver on 127.0.0.1 (node:http): verifies each request's signature with the
@@ -61,14 +64,15 @@ export class WebhookReceiver {
           body,
           json: JSON.parse(body),
           verified,
-          answered: answer === 'die' ? null : answer,
+          answered: typeof answer === 'number' ? answer : null,
         };
         this.received.push(entry);
         if (answer === 'die') {
           void this.kill();
           return;
         }
-        res.writeHead(answer, { 'content-type': 'text/plain' });
+        if (answer === 'hang') return;
+        res.writeHead(answer, { 'content-type': 'text/plain', ...(answer >= 300 && answer < 400 && { location: 'http://127.0.0.1:9/elsewhere' }) });
         res.end(answer < 300 ? 'ok' : 'failing');
       });
     });
