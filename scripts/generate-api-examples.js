@@ -129,6 +129,34 @@ async function main() {
       operations[operationId] = { request: `POST ${PREFIX}${url} ${JSON.stringify(body)}`, body: res.body };
     }
 
+    // The webhook routes: one webhook registered, listed, read, changed, tested, its log read, then
+    // deleted (no sender runs here, so the test event stays pending).
+    const call = async (method, url, body) => {
+      const res = await fetch(base + PREFIX + url, {
+        method,
+        headers: { authorization: `Bearer ${elite}`, ...(body && { 'content-type': 'application/json' }) },
+        ...(body && { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const hook = { url: 'https://hooks.example.com/odds', description: 'value alerts', predicate: { type: 'ev', min_ev_per_100: 3, devig: 'power', market_type: 'spread' } };
+    const created = await call('POST', '/webhooks', hook);
+    const hookId = created.body.data?.id;
+    const WEBHOOK_CALLS = {
+      CreateWebhook: ['POST', '/webhooks', hook, created],
+      Webhooks: ['GET', '/webhooks'],
+      Webhook: ['GET', `/webhooks/${hookId}`],
+      UpdateWebhook: ['PATCH', `/webhooks/${hookId}`, { description: 'spread value alerts', enabled: true }],
+      TestWebhook: ['POST', `/webhooks/${hookId}/test`],
+      WebhookDeliveries: ['GET', `/webhooks/${hookId}/deliveries?limit=10`],
+      DeleteWebhook: ['DELETE', `/webhooks/${hookId}`],
+    };
+    for (const [operationId, [method, url, body, done]] of Object.entries(WEBHOOK_CALLS)) {
+      const res = done ?? (await call(method, url, body));
+      if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
+      operations[operationId] = { request: `${method} ${PREFIX}${url}${body ? ` ${JSON.stringify(body)}` : ''}`, body: res.body };
+    }
+
     const errors = {};
     const record = async (status, url, key) => {
       const res = await get(url, key);

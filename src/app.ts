@@ -126,7 +126,7 @@ export function createApp(deps: AppDeps): App {
     await authenticator.keyChanged(change);
     await deps.bus.publish('keys', change);
   };
-  const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone, keyChanged });
+  const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone, keyChanged, allowPrivateWebhookTargets: deps.config.webhooks.allowPrivateTargets });
 
   // The data version every cached body keys on: ingests (bus) and what the clock decides in a body
   // (the league's "today", quotes ageing into staleness), read at a coarse tick.

@@ -39,6 +39,24 @@ export interface Config {
   readonly liveConnections: Readonly<Record<Plan, number>>;
   /** CORS_ORIGINS: web origins whose pages may call the API from a browser; empty: CORS off. */
   readonly corsOrigins: readonly string[];
+  /** Webhook delivery (docs/webhooks.md): WEBHOOK_* settings. */
+  readonly webhooks: Readonly<WebhookConfig>;
+}
+
+/** How the ingesting process evaluates and sends webhooks (WEBHOOK_*). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhooks may target private and loopback addresses (tests, local demo). */
+  allowPrivateTargets: boolean;
+  /** WEBHOOK_RETRY_BASE_MS: the first retry waits up to this; each next one up to twice the last. */
+  retryBaseMs: number;
+  /** WEBHOOK_RETRY_MAX_MS: the longest wait between two attempts. */
+  retryMaxMs: number;
+  /** WEBHOOK_RETRY_WINDOW_MS: how long after an event is stored it is still tried (24 h). */
+  retryWindowMs: number;
+  /** WEBHOOK_TIMEOUT_MS: how long an attempt waits for the receiver's answer. */
+  timeoutMs: number;
+  /** WEBHOOK_POLL_MS: how often the sender looks for new changes and due deliveries. */
+  pollMs: number;
 }
 
 
@@ -97,6 +115,12 @@ const schema = z.object({
   LIVE_CONNECTIONS_PRO: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.pro),
   LIVE_CONNECTIONS_ELITE: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.elite),
   CORS_ORIGINS: origins.default([]),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0']).default('false'),
+  WEBHOOK_RETRY_BASE_MS: int(10, 3_600_000).default(5_000),
+  WEBHOOK_RETRY_MAX_MS: int(10, 86_400_000).default(3_600_000),
+  WEBHOOK_RETRY_WINDOW_MS: int(1000, 7 * 86_400_000).default(86_400_000),
+  WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  WEBHOOK_POLL_MS: int(20, 60_000).default(1_000),
 });
 
 export class ConfigError extends Error {}
@@ -139,6 +163,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     debugErrors: e.DEBUG_ERRORS === 'true' || e.DEBUG_ERRORS === '1',
     liveConnections: Object.freeze({ starter: e.LIVE_CONNECTIONS_STARTER, pro: e.LIVE_CONNECTIONS_PRO, elite: e.LIVE_CONNECTIONS_ELITE }),
     corsOrigins: Object.freeze([...e.CORS_ORIGINS]),
+    webhooks: Object.freeze({
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: e.WEBHOOK_RETRY_MAX_MS,
+      retryWindowMs: e.WEBHOOK_RETRY_WINDOW_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      pollMs: e.WEBHOOK_POLL_MS,
+    }),
     rateLimits: Object.freeze({ starter: e.RATE_LIMIT_STARTER, pro: e.RATE_LIMIT_PRO, elite: e.RATE_LIMIT_ELITE, admin: e.RATE_LIMIT_ADMIN }),
   });
 }

@@ -11,6 +11,7 @@ export const ERRORS = {
   ADMIN_KEY_NOT_FOR_DATA: { status: 403, graphql: 'FORBIDDEN', message: 'Forbidden: the admin key only administers accounts and keys; create an API key (e.g. elite) to read data' },
   NOT_FOUND: { status: 404, graphql: 'NOT_FOUND', message: 'not found' },
   GAME_NOT_FOUND: { status: 404, graphql: 'NOT_FOUND', message: 'game not found' },
+  WEBHOOK_NOT_FOUND: { status: 404, graphql: 'NOT_FOUND', message: 'webhook not found' },
   ROUTE_NOT_FOUND: { status: 404, graphql: 'NOT_FOUND', message: 'route not found' },
   MALFORMED_REQUEST: { status: 400, graphql: 'BAD_REQUEST', message: 'invalid request' },
   PAYLOAD_TOO_LARGE: { status: 413, graphql: 'PAYLOAD_TOO_LARGE', message: 'request body too large: the limit is 100 kB' },

@@ -7,6 +7,7 @@ import { startFeeds } from './ingest/feed-runner';
 import { seedReferenceData } from './ingest/seed';
 import { createLocalBus, createRedisBus } from './events/bus';
 import { createLogger } from './logger';
+import { startWebhookWorker } from './webhooks/worker';
 
 /**
  * `odds serve`: load config, open and migrate the store, create the app, listen, and on SIGTERM or
@@ -31,7 +32,16 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
   const address = app.httpServer.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, host: config.host, database: db.kind, location: db.location, bus: config.redisUrl ? 'redis' : 'in-process' }, `listening on http://localhost:${port}`);
-  const feeds = startFeeds({ config, db, bus, logger, simulate: options.simulate });
+  // Only the ingesting process evaluates and sends webhooks; every process manages them (REST, GraphQL).
+  const feeds = startFeeds({
+    config,
+    db,
+    bus,
+    logger,
+    simulate: options.simulate,
+    whileIngesting: () =>
+      startWebhookWorker({ db, bus, logger, config: config.webhooks, onAttempt: (outcome) => app.metrics.webhookAttempts.inc({ outcome }) }),
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -23,6 +23,8 @@ export interface Metrics {
   pushLatency: Histogram<'transport'>;
   /** Odds streams (SSE) cut because their client stopped reading. */
   slowClientsCut: Counter;
+  /** Webhook delivery attempts by outcome: delivered, retry (failed, tried again), failed (given up). */
+  webhookAttempts: Counter<'outcome'>;
 }
 
 /** Seconds, from a few milliseconds to minutes: data ages (fetch to commit, fetch to push). */
@@ -71,6 +73,12 @@ export function createMetrics(): Metrics {
     slowClientsCut: new Counter({
       name: 'sse_slow_clients_cut_total',
       help: 'Odds streams (SSE) cut because their client let SSE_MAX_BUFFERED_BYTES pile up unread (it resumes with Last-Event-ID)',
+      registers: [registry],
+    }),
+    webhookAttempts: new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts of this process, by outcome: delivered, retry (failed, tried again later), failed (given up after 24 h)',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

@@ -53,6 +53,7 @@ export const PLAN_GATES = {
   liveOdds: PLANS,
   lineMovement: ['pro', 'elite'],
   historical: ['pro', 'elite'],
+  webhooks: ['pro', 'elite'],
 } as const satisfies Record<string, readonly Plan[]>;
 
 export type GatedFeature = keyof typeof PLAN_GATES;

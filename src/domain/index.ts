@@ -17,3 +17,4 @@ export * from './grading';
 export * from './clv';
 export * from './closing';
 export * from './residual-fit';
+export * from './webhook-retry';

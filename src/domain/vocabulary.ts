@@ -131,3 +131,14 @@ export type CutoffSource = (typeof CUTOFF_SOURCES)[number];
 /** Where a fair closing probability comes from: the sharp book's pair, or the consensus of every book's. */
 export const FAIR_SOURCES = ['sharp', 'consensus'] as const;
 export type FairSource = (typeof FAIR_SOURCES)[number];
+
+/**
+ * What a webhook watches (docs/webhooks.md): a price whose EV per 100 reaches a threshold, an
+ * arbitrage appearing, a line moving by at least N cents or points, a game changing status.
+ */
+export const WEBHOOK_PREDICATE_TYPES = ['ev', 'arbitrage', 'line_move', 'status_change'] as const;
+export type WebhookPredicateType = (typeof WEBHOOK_PREDICATE_TYPES)[number];
+
+/** Where a stored delivery stands: waiting for its next attempt, answered with a 2xx, given up after 24 h. */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];

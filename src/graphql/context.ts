@@ -22,10 +22,19 @@ export interface GraphQLContext {
    * so cached keys are dropped and sockets re-checked at once. Absent where nothing listens.
    */
   keyChanged?: ((change: KeyChangeEvent) => Promise<void>) | undefined;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhooks may point at private and loopback addresses (tests, demo). */
+  allowPrivateWebhookTargets: boolean;
 }
 
 /** A fresh context: new DataLoaders, so nothing is cached across requests. */
-export function createContext(input: { auth: Auth; db: Database; now: Date; timeZone: string; keyChanged?: GraphQLContext['keyChanged'] }): GraphQLContext {
+export function createContext(input: {
+  auth: Auth;
+  db: Database;
+  now: Date;
+  timeZone: string;
+  keyChanged?: GraphQLContext['keyChanged'];
+  allowPrivateWebhookTargets?: boolean;
+}): GraphQLContext {
   return {
     auth: input.auth,
     viewer: input.auth.kind === 'viewer' ? input.auth.viewer : null,
@@ -34,5 +43,6 @@ export function createContext(input: { auth: Auth; db: Database; now: Date; time
     now: input.now,
     timeZone: input.timeZone,
     keyChanged: input.keyChanged,
+    allowPrivateWebhookTargets: input.allowPrivateWebhookTargets ?? false,
   };
 }

@@ -14,6 +14,8 @@ import {
   SIDES,
   STATUS_WORDS,
   SUBSCRIPTION_STATUSES,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_PREDICATE_TYPES,
 } from '../domain';
 import type { Resolvers } from './__generated__/resolvers-types';
 
@@ -39,6 +41,8 @@ export const ENUM_VOCABULARY = {
   ClosingGap: CLOSING_GAPS,
   ClosingCutoffSource: CUTOFF_SOURCES,
   FairCloseSource: FAIR_SOURCES,
+  WebhookPredicateType: WEBHOOK_PREDICATE_TYPES,
+  WebhookDeliveryStatus: WEBHOOK_DELIVERY_STATUSES,
 } as const satisfies Record<string, readonly string[]>;
 
 export type EnumName = keyof typeof ENUM_VOCABULARY;

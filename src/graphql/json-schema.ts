@@ -99,7 +99,7 @@ export function rootFieldSchema(schema: GraphQLSchema, document: DocumentNode, f
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
   );
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const rootType = operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const rootType = operation.operation === 'subscription' ? schema.getSubscriptionType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   const root = selectionSchema(rootType!, operation.selectionSet, fragments);
   const value = (root.properties as Record<string, JsonSchema>)[field];
   if (!value) throw new Error(`operation ${operation.name?.value} has no root field ${field}`);

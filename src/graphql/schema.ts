@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { defaultFieldResolver, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, getOperationAST, Kind, type DocumentNode, type GraphQLField, type GraphQLSchema, type SelectionNode } from 'graphql';
 import { AppError } from '../errors';
 import type { GraphQLContext } from './context';
 import { checkEnumVocabulary } from './enums';
@@ -39,6 +39,34 @@ function hasDirective(field: GraphQLField<unknown, GraphQLContext>, name: string
   return field.astNode?.directives?.some((d) => d.name.value === name) ?? false;
 }
 
+/**
+ * True when the operation (`operationName` of `document`) selects a root Query field marked
+ * @perKey, whose answer depends on the calling key: such answers are never shared through a cache
+ * keyed on the plan (src/rest/router.ts, src/rest/graphql-get.ts).
+ */
+export function selectsPerKeyField(schema: GraphQLSchema, document: DocumentNode, operationName?: string): boolean {
+  const operation = getOperationAST(document, operationName);
+  if (!operation || operation.operation !== 'query') return false;
+  const fields = schema.getQueryType()?.getFields() ?? {};
+  // Root fields only: fragments spread at the root are looked into too.
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const seen = new Set<string>();
+  const visit = (selections: readonly SelectionNode[]): boolean =>
+    selections.some((s) => {
+      if (s.kind === Kind.FIELD) {
+        const field = fields[s.name.value];
+        return field ? hasDirective(field, 'perKey') : false;
+      }
+      if (s.kind === Kind.INLINE_FRAGMENT) return visit(s.selectionSet.selections);
+      const name = s.name.value;
+      if (seen.has(name)) return false;
+      seen.add(name);
+      const fragment = fragments.get(name);
+      return fragment ? visit(fragment.selectionSet.selections) : false;
+    });
+  return visit(operation.selectionSet.selections);
+}
+
 // Guards every root field, so no resolver can forget authentication, whatever the transport.
 function guard(field: GraphQLField<unknown, GraphQLContext>, check: (ctx: GraphQLContext) => void): void {
   const resolve = field.resolve ?? defaultFieldResolver;
@@ -57,8 +85,8 @@ function guard(field: GraphQLField<unknown, GraphQLContext>, check: (ctx: GraphQ
 
 /**
  * The one executable schema, used by Apollo (/graphql), the REST adapter (in-process execute) and the
- * live transports. Mutation fields and Query fields marked @admin need the admin key; every other
- * Query and Subscription field needs an API key.
+ * live transports. Mutation fields and Query fields marked @admin need the admin key (Mutation
+ * fields marked @apiKey an API key instead); every other Query and Subscription field needs an API key.
  */
 export function buildSchema(): GraphQLSchema {
   const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
@@ -68,6 +96,8 @@ export function buildSchema(): GraphQLSchema {
       guard(field, hasDirective(field, 'admin') ? requireAdmin : requireViewer);
     }
   }
-  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) guard(field, requireAdmin);
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    guard(field, hasDirective(field, 'apiKey') ? requireViewer : requireAdmin);
+  }
   return schema;
 }

@@ -21,7 +21,23 @@ type FeedDeps = {
   simulate: boolean;
   /** The simulated feed's wall clock (default: the real one). */
   now?: () => Date;
+  /**
+   * Work that belongs to the ingesting process only (the webhook sender, src/webhooks): started when
+   * this process starts ingesting, stopped after its feed.
+   */
+  whileIngesting?: () => FeedRunner;
 };
+
+/** `runner` with the ingesting process's companion work started beside it and stopped after it. */
+function withCompanion(runner: FeedRunner, start: (() => FeedRunner) | undefined): FeedRunner {
+  const companion = start?.();
+  return {
+    async stop() {
+      await runner.stop();
+      await companion?.stop();
+    },
+  };
+}
 
 /**
  * What feeds a serving process: the simulator (`--simulate`), the upstream poller (FEED_URL), or
@@ -30,7 +46,8 @@ type FeedDeps = {
  */
 export function startFeeds(deps: FeedDeps): FeedRunner {
   const { config, logger } = deps;
-  if (!config.databaseUrl || (!deps.simulate && !config.feedUrl)) return startSources(deps);
+  const ingesting = deps.simulate || Boolean(config.feedUrl);
+  if (!config.databaseUrl || !ingesting) return withCompanion(startSources(deps), ingesting ? deps.whileIngesting : undefined);
   const leadership = waitForIngestLeadership(config.databaseUrl, 15_000, () =>
     logger.info({ component: 'ingest' }, 'another process ingests into this database: serving only, ready to take over'),
   );
@@ -40,7 +57,7 @@ export function startFeeds(deps: FeedDeps): FeedRunner {
     () => {
       if (stopping) return;
       logger.info({ component: 'ingest' }, 'this process ingests');
-      sources = startSources(deps);
+      sources = withCompanion(startSources(deps), deps.whileIngesting);
     },
     () => {},
   );

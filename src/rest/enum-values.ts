@@ -50,7 +50,8 @@ export function enumTree(schema: GraphQLSchema, document: DocumentNode): EnumTre
   );
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   const out: EnumTree = {};
-  collect(schema.getQueryType()!, operation.selectionSet, fragments, out);
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  collect(root!, operation.selectionSet, fragments, out);
   return out;
 }
 

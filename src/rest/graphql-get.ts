@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import type { Auth } from '../auth/authenticate';
 import { planVisibility } from '../auth/viewer';
 import type { GraphQLContext } from '../graphql/context';
+import { selectsPerKeyField } from '../graphql/schema';
 import { representation, type ResponseCache } from './response-cache';
 import { sendRepresentation } from './router';
 
@@ -97,6 +98,8 @@ export function createGraphQLGetHandler(deps: GraphQLGetDeps) {
       documents.set(documentHash, document);
     }
     if (!document || getOperationAST(document, operationName)?.operation !== 'query') return false;
+    // Answers that depend on the key itself (its webhooks) are never shared: Apollo answers them.
+    if (selectsPerKeyField(deps.schema, document, operationName)) return false;
     // Over the plan's cost budget: Apollo answers it, with the refusal.
     if (costRefusal(deps.schema, document, { operationName, variables, plan: auth.kind === 'viewer' ? auth.viewer.plan : null })) return false;
 

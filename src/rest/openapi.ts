@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { ERRORS, type ErrorCode } from '../errors';
 import { rootFieldSchema } from '../graphql/json-schema';
 import { loadOperations } from '../graphql/operations';
+import { selectsPerKeyField } from '../graphql/schema';
 import { ERROR_SCHEMA, type JsonSchema } from './envelope';
 import EXAMPLES from './examples/responses.json';
 import { paramMeta } from './params';
@@ -73,7 +74,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
     description: 'The JSON body of a POST route is larger than 100 kB',
     headers: { 'X-Request-Id': header('X-Request-Id'), ...RATE_HEADERS },
   },
-  404: { name: 'NotFound', description: `No game with this id (${ERRORS.GAME_NOT_FOUND.message})`, headers: { 'X-Request-Id': header('X-Request-Id'), ...RATE_HEADERS } },
+  404: { name: 'NotFound', description: `No game, or no webhook of the calling key, with this id (${ERRORS.GAME_NOT_FOUND.message}; ${ERRORS.WEBHOOK_NOT_FOUND.message})`, headers: { 'X-Request-Id': header('X-Request-Id'), ...RATE_HEADERS } },
   429: {
     name: 'TooManyRequests',
     description: "The key's requests of this minute are spent; Retry-After says when to ask again",
@@ -139,15 +140,16 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
         ...(meta.list && { style: 'form', explode: true }),
       };
     });
-    const post = route.method === 'POST';
-    // A POST answer is one caller's own question and a stream never ends: neither is cached, so
-    // neither has a conditional request.
-    const cached = !post && !route.eventStream;
+    const method = route.method ?? 'GET';
+    const post = method !== 'GET';
+    // A POST/PATCH/DELETE answer is one caller's own question or change, a key's webhooks are its own
+    // (@perKey) and a stream never ends: none is cached, so none has a conditional request.
+    const cached = !post && !route.eventStream && !selectsPerKeyField(schema, document);
     if (cached) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
     // A route without an example yet still serves (rest-openapi.test.ts asks for one per response).
     const example = examples.operations[operationId];
     const responses: Record<string, unknown> = {
-      200: {
+      [route.status ?? 200]: {
         description: route.summary,
         headers: { 'X-Request-Id': header('X-Request-Id'), ...(cached && CACHE_HEADERS), ...RATE_HEADERS },
         content: {
@@ -159,13 +161,15 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
       },
       ...(cached && { 304: { $ref: '#/components/responses/NotModified' } }),
     };
-    for (const status of [...new Set([...COMMON_ERRORS, ...(post ? [413] : []), ...(route.errors ?? [])])].sort()) {
+    for (const status of [...new Set([...COMMON_ERRORS, ...(route.body ? [413] : []), ...(route.errors ?? [])])].sort()) {
       responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
     }
     const refused = Object.entries(route.refuses ?? {}).map(([name, why]) => `The parameter ${name} is refused with a 400: ${why}.`);
     const description = [route.description, ...refused].filter(Boolean).join(' ');
+    // Routes of one path differ by method (GET, PATCH and DELETE /webhooks/{id}): one path item holds them.
     paths[prefix + openApiPath(route.path)] = {
-      [post ? 'post' : 'get']: {
+      ...paths[prefix + openApiPath(route.path)],
+      [method.toLowerCase()]: {
         operationId,
         summary: route.summary,
         ...(description && { description }),
@@ -185,7 +189,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[] = R
       version: '1.0.0',
       summary: 'Basketball games, boxscores and sportsbook odds with value metrics, live odds and history',
       description:
-        'Every route is under /api/v1/nba/odds (a GET, except the POST routes that take a list of bets) and needs an API key (Authorization: Bearer sk_...). ' +
+        'Every route is under /api/v1/nba/odds (a GET, except the POST routes that take a list of bets and the webhook routes that register and change webhooks) and needs an API key (Authorization: Bearer sk_...). ' +
         'Successful answers are `{ success: true, data, ... }`, failures `{ success: false, error }`. ' +
         'Unknown query parameters are ignored (except those a route refuses, named in its description). ' +
         `Error codes behind each status: ${COMMON_ERRORS.concat(404).sort().map((s) => `${s} ${codesOf(s).join('/')}`).join('; ')}. ` +
@@ -225,4 +229,5 @@ const TAGS = [
   { name: 'historical', description: 'Closing lines and past states of the odds (spec 4.10)' },
   { name: 'closing', description: 'Closing lines with provenance, closing-line value of bets and grading from final scores' },
   { name: 'reference', description: 'Teams, leagues, sportsbooks, consensus and public betting (spec 4.11-4.15)' },
+  { name: 'webhooks', description: 'Alerts by webhook (Pro, Elite): signed deliveries of EV, arbitrage, line move and status change events, with a delivery log (docs/webhooks.md)' },
 ];

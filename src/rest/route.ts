@@ -11,8 +11,10 @@ import type { Envelope, JsonSchema } from './envelope';
 export interface Route {
   /** Express-style path relative to /api/v1/nba/odds, e.g. '/games/:game_id'. */
   path: string;
-  /** GET (default; HEAD too) or POST (a JSON body, never cached). */
-  method?: 'GET' | 'POST';
+  /** GET (default; HEAD too), or POST, PATCH, DELETE (never cached; POST and PATCH take a JSON body). */
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Status of a successful answer (default 200; 201 for a route that creates). */
+  status?: 200 | 201;
   /**
    * The JSON body of a POST route: a zod schema whose output is merged into the variables (it
    * renames and checks; src/rest/body.ts), and its OpenAPI schema.

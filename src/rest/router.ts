@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
-import { execute, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { match, type MatchFunction } from 'path-to-regexp';
 import type { Auth } from '../auth/authenticate';
@@ -8,6 +8,7 @@ import { planVisibility } from '../auth/viewer';
 import { AppError, ERRORS, isDatabaseUnavailable } from '../errors';
 import type { GraphQLContext } from '../graphql/context';
 import { loadOperations, variablesFor } from '../graphql/operations';
+import { selectsPerKeyField } from '../graphql/schema';
 import { bodyError, parseJson, readBody } from './body';
 import { errorBody } from './envelope';
 import { enumTree, lowerEnums, type EnumTree } from './enum-values';
@@ -75,6 +76,8 @@ interface CompiledRoute {
   match: MatchFunction<Record<string, string>>;
   /** Result keys holding enum values, lowered for REST (`WON` -> `won`). */
   enums: EnumTree;
+  /** The answer depends on the calling key itself (a @perKey field) or is a change's (a mutation): never cached, shared or warmed. */
+  perKey: boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -83,7 +86,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * Writes a 200 with `r` (compressed as the client accepts) or a 304 when If-None-Match matches its
  * ETag, with `headers` (rate limits) on both.
  */
-export async function sendRepresentation(req: IncomingMessage, res: ServerResponse, r: Representation, headers: Record<string, string | number>): Promise<void> {
+export async function sendRepresentation(req: IncomingMessage, res: ServerResponse, r: Representation, headers: Record<string, string | number>, status = 200): Promise<void> {
   // keeps a Vary set before (Origin, when CORS is on: the answer's headers depend on it)
   const vary = [res.getHeader('Vary'), 'Authorization, Accept-Encoding'].filter(Boolean).join(', ');
   const common = { ...headers, ETag: r.etag, 'Cache-Control': r.cacheControl, Vary: vary };
@@ -94,7 +97,7 @@ export async function sendRepresentation(req: IncomingMessage, res: ServerRespon
   }
   const encoding = negotiateEncoding(req.headers['accept-encoding']);
   const body = await r.encoded(encoding);
-  res.writeHead(200, { ...common, 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ...(body !== r.body && { 'Content-Encoding': encoding }) });
+  res.writeHead(status, { ...common, 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ...(body !== r.body && { 'Content-Encoding': encoding }) });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
@@ -130,6 +133,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
       variables: variablesFor(deps.schema, document),
       match: match<Record<string, string>>(route.path, { decode: decodeURIComponent, sensitive: false, trailing: true }),
       enums: enumTree(deps.schema, document),
+      perKey: selectsPerKeyField(deps.schema, document) || document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'mutation'),
     };
   });
   const inFlight = new Map<string, Promise<Outcome>>();
@@ -156,7 +160,9 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     if (result.errors?.length) return { error: appErrorOf(result.errors[0]!), cause: result.errors[0]!.originalError ?? result.errors[0] };
     const data = Object.keys(c.enums).length ? lowerEnums(result.data, c.enums) : result.data;
     const body = c.route.envelope.body(data as Record<string, unknown>, params);
-    return { representation: representation(Buffer.from(JSON.stringify(body)), cacheControlOf(c.route, body, params)) };
+    // A key's own data, or the answer of a change, is for this caller and this moment only.
+    const cacheControl = c.perKey ? 'private, no-store' : cacheControlOf(c.route, body, params);
+    return { representation: representation(Buffer.from(JSON.stringify(body)), cacheControl) };
   }
 
   /** The answer of `c` for these variables: from the cache, from a run in flight, or a new run. */
@@ -212,10 +218,12 @@ export function createRestHandler(deps: RestDeps): RestHandler {
       if (admission.refused) return fail(admission.refused);
       const auth = admission.auth;
       if (auth.kind === 'none') return fail(auth.error);
-      let parsed = parsedUrls.get(url);
+      // Routes of one path differ by method (GET and DELETE /webhooks/:id): the method is part of the key.
+      const parsedKey = `${c.route.method ?? 'GET'} ${url}`;
+      let parsed = parsedUrls.get(parsedKey);
       if (!parsed) {
         parsed = parse(c, pathParams, search);
-        parsedUrls.set(url, parsed);
+        parsedUrls.set(parsedKey, parsed);
       }
       if ('error' in parsed) return fail(parsed.error);
       let outcome: Outcome;
@@ -225,6 +233,9 @@ export function createRestHandler(deps: RestDeps): RestHandler {
         const body = c.route.body.schema.safeParse(json);
         if (!body.success) return fail(bodyError(body.error.issues));
         outcome = await runOperation(c, { ...parsed.variables, ...body.data }, parsed.params, auth);
+      } else if ((c.route.method ?? 'GET') !== 'GET' || c.perKey) {
+        // A DELETE changes something, a key's own data is its own: run every time, never from the cache.
+        outcome = await runOperation(c, parsed.variables, parsed.params, auth);
       } else {
         outcome = await outcomeOf(c, parsed, auth);
       }
@@ -232,7 +243,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
         if (outcome.error.code === 'INTERNAL') deps.onError(outcome.cause, req);
         return fail(outcome.error);
       }
-      await sendRepresentation(req, res, outcome.representation, headers);
+      await sendRepresentation(req, res, outcome.representation, headers, c.route.status ?? 200);
     } catch (error) {
       if (res.headersSent) {
         res.destroy();
@@ -269,7 +280,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
 
   const handler = (req: IncomingMessage, res: ServerResponse): boolean => {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    if (method !== 'GET' && method !== 'POST') return false;
+    if (method !== 'GET' && method !== 'POST' && method !== 'PATCH' && method !== 'DELETE') return false;
     const url = req.url ?? '/';
     if (!url.startsWith(prefix)) return false;
     const q = url.indexOf('?');

@@ -92,6 +92,9 @@ test('when every REST operation runs at its largest page with every switch on, t
   const valueOf = (name: string, type: string) => {
     const named = schema.getType(type.replace(/[[\]!]/g, ''));
     if (isEnumType(named)) return named.getValues()[0]!.name;
+    // A single input object (a webhook's): its smallest valid value.
+    const objects: Record<string, unknown> = { CreateWebhookInput: { url: 'https://hooks.example.com/x', predicate: { type: 'STATUS_CHANGE' } }, UpdateWebhookInput: {} };
+    if (!type.startsWith('[') && named && named.name in objects) return objects[named.name];
     return /Input/.test(type) ? [] : /Boolean/.test(type) ? true : /Int/.test(type) ? (name === 'limit' ? 100 : 1) : /String/.test(type) ? 'moneyline' : null;
   };
   for (const [name, document] of loadOperations(schema)) {

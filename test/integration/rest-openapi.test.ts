@@ -28,11 +28,14 @@ afterAll(() => t.close());
 /** A `$ref`'d component (responses, headers, parameters), or the object itself. */
 const deref = (value: any) => (value?.$ref ? value.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc) : value);
 const openPath = (route: string) => BASE + route.replace(/:([a-z_]+)/g, '{$1}');
-/** The one operation of a path (GET, or POST for the routes that take a body). */
-const opOf = (path: string) => doc.paths[path]?.get ?? doc.paths[path]?.post;
+/** The operation of a path for `method` (default: its GET, or its POST for the routes that take a body). */
+const opOf = (path: string, method?: string) => (method ? doc.paths[path]?.[method.toLowerCase()] : (doc.paths[path]?.get ?? doc.paths[path]?.post));
+/** Every operation of the document with its path and method (paths such as /webhooks/{id} hold several). */
+const operations = () =>
+  Object.entries<any>(doc.paths).flatMap(([path, item]) => ['get', 'post', 'patch', 'delete'].filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m] })));
 
-function validate(path: string, status: number, body: unknown) {
-  const response = deref(opOf(path).responses[status]);
+function validate(path: string, status: number, body: unknown, method?: string) {
+  const response = deref(opOf(path, method).responses[status]);
   expect(response).toBeDefined();
   const schema = JSON.parse(JSON.stringify(response.content['application/json'].schema).replaceAll('"#/components', '"openapi#/components'));
   const ok = ajv.validate(schema, body);
@@ -57,7 +60,7 @@ describe('the document', () => {
   test('when listing operations, then every route of the table is there once with its parameters', () => {
     const ids = new Set<string>();
     for (const route of ROUTES) {
-      const op = opOf(openPath(route.path));
+      const op = opOf(openPath(route.path), route.method ?? 'GET');
       expect(op).toBeDefined();
       ids.add(op.operationId);
       const names = op.parameters.map(deref).filter((p: any) => p.in !== 'header').map((p: any) => p.name);
@@ -203,8 +206,8 @@ describe('declared headers', () => {
 describe('examples and descriptions', () => {
   test('when reading the responses, then each has one example and every example validates against its schema', () => {
     let count = 0;
-    for (const [path, item] of Object.entries<any>(doc.paths)) {
-      for (const [status, raw] of Object.entries<any>((item.get ?? item.post).responses)) {
+    for (const { path, method, op } of operations()) {
+      for (const [status, raw] of Object.entries<any>(op.responses)) {
         const response = deref(raw);
         if (status === '304') {
           expect(response.content).toBeUndefined();
@@ -215,7 +218,7 @@ describe('examples and descriptions', () => {
         expect([path, status, examples.length]).toEqual([path, status, 1]);
         // The event stream's example is the text of its first events (its schema is a string).
         if (type === 'text/event-stream') expect(examples[0].value).toMatch(/^event: live_odds\nid: \d+\ndata: \{/m);
-        else validate(path, Number(status), examples[0].value);
+        else validate(path, Number(status), examples[0].value, method);
         count++;
       }
     }

@@ -356,6 +356,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nba/odds/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling key's webhooks, oldest first (never their secrets)
+         * @description Pro and Elite keys; a key sees and changes only its own webhooks (another key's id is a 404).
+         */
+        get: operations["Webhooks"];
+        put?: never;
+        /**
+         * Registers a webhook; the answer carries its signing secret (whsec_...), shown only this once
+         * @description Pro and Elite keys; a key sees and changes only its own webhooks (another key's id is a 404). At most 20 webhooks per key. Deliveries are POSTed as {type, timestamp, data} with the Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature (v1, HMAC-SHA256 with the secret), retried with exponential backoff for 24 hours; only changes committed after registration fire.
+         */
+        post: operations["CreateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/nba/odds/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the calling key's webhooks
+         * @description Pro and Elite keys; a key sees and changes only its own webhooks (another key's id is a 404).
+         */
+        get: operations["Webhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a webhook and its delivery log (pending deliveries are dropped)
+         * @description Pro and Elite keys; a key sees and changes only its own webhooks (another key's id is a 404).
+         */
+        delete: operations["DeleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes a webhook: url, description, predicate, enabled (absent fields are left alone)
+         * @description Pro and Elite keys; a key sees and changes only its own webhooks (another key's id is a 404). Deliveries already stored are still sent, to the URL the webhook has when they are attempted.
+         */
+        patch: operations["UpdateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/nba/odds/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery log, newest first: each event's webhook-id, type, status, attempts and last answer
+         * @description Pro and Elite keys; a key sees and changes only its own webhooks (another key's id is a 404). status: pending (next_attempt_at says when), delivered (a 2xx answered), failed (no 2xx within 24 hours). payload is the body sent.
+         */
+        get: operations["WebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/nba/odds/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a test event (type webhook.test) to the webhook, stored and delivered like any other
+         * @description Pro and Elite keys; a key sees and changes only its own webhooks (another key's id is a 404). The answer is the stored delivery (pending); the delivery log shows its outcome.
+         */
+        post: operations["TestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -422,7 +514,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No game with this id (game not found) */
+        /** @description No game, or no webhook of the calling key, with this id (game not found; webhook not found) */
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5452,6 +5544,659 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling key's webhooks, oldest first (never their secrets) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The calling key's webhooks (Pro, Elite), oldest first. */
+                        data: {
+                            /** @description Id of the webhook. */
+                            id: number;
+                            /** @description Where deliveries are POSTed (http or https). */
+                            url: string;
+                            /** @description The owner's label. */
+                            description: string | null;
+                            /** @description False: no new events are stored for it (pending deliveries are still sent). */
+                            enabled: boolean;
+                            /** @description What it watches. */
+                            predicate: {
+                                /**
+                                 * @description The kind of event.
+                                 * @enum {string}
+                                 */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change";
+                                /** @description EV: the least EV per 100 staked that fires. */
+                                min_ev_per_100: number | null;
+                                /**
+                                 * @description EV: the de-vig method of the reference probability.
+                                 * @enum {string|null}
+                                 */
+                                devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
+                                /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
+                                game_id: number | null;
+                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                book_id: number | null;
+                                /**
+                                 * @description EV, arbitrage, line_move: only this market (null: every market).
+                                 * @enum {string|null}
+                                 */
+                                market_type: "moneyline" | "spread" | "total" | null;
+                                /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
+                                min_cents: number | null;
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                min_points: number | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When it was registered; only changes committed after this fire.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    CreateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description {"url": "https://example.com/hooks/odds", "predicate": {"type": "ev", "min_ev_per_100": 3, "devig": "power"}} */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description http or https URL the deliveries are POSTed to; private, loopback and link-local targets are refused unless the service sets WEBHOOK_ALLOW_PRIVATE_TARGETS
+                     */
+                    url: string;
+                    /** @description A label of your own */
+                    description?: string | null;
+                    /** @description What the webhook watches; each type takes only its own fields (docs/webhooks.md) */
+                    predicate: {
+                        /**
+                         * @description ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status
+                         * @enum {string}
+                         */
+                        type: "ev" | "arbitrage" | "line_move" | "status_change";
+                        /** @description ev (required): the least EV per 100 staked that fires */
+                        min_ev_per_100?: number;
+                        /**
+                         * @description ev: de-vig method of the reference probability
+                         * @default power
+                         * @enum {string}
+                         */
+                        devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                        /** @description Only this game (every type) */
+                        game_id?: number;
+                        /** @description ev, line_move: only prices of this sportsbook */
+                        book_id?: number;
+                        /**
+                         * @description ev, arbitrage, line_move: only this market
+                         * @enum {string}
+                         */
+                        market_type?: "moneyline" | "spread" | "total";
+                        /** @description line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required */
+                        min_cents?: number;
+                        /** @description line_move: the least line move in points */
+                        min_points?: number;
+                    };
+                    /**
+                     * @description false: no new events are stored for it
+                     * @default true
+                     */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Registers a webhook; the answer carries its signing secret (whsec_...), shown only this once */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description Registers a webhook for the calling key (Pro, Elite); the answer carries its signing secret, shown once. */
+                        data: {
+                            /** @description Id of the webhook. */
+                            id: number;
+                            /** @description Where deliveries are POSTed (http or https). */
+                            url: string;
+                            /** @description The owner's label. */
+                            description: string | null;
+                            /** @description False: no new events are stored for it (pending deliveries are still sent). */
+                            enabled: boolean;
+                            /** @description What it watches. */
+                            predicate: {
+                                /**
+                                 * @description The kind of event.
+                                 * @enum {string}
+                                 */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change";
+                                /** @description EV: the least EV per 100 staked that fires. */
+                                min_ev_per_100: number | null;
+                                /**
+                                 * @description EV: the de-vig method of the reference probability.
+                                 * @enum {string|null}
+                                 */
+                                devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
+                                /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
+                                game_id: number | null;
+                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                book_id: number | null;
+                                /**
+                                 * @description EV, arbitrage, line_move: only this market (null: every market).
+                                 * @enum {string|null}
+                                 */
+                                market_type: "moneyline" | "spread" | "total" | null;
+                                /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
+                                min_cents: number | null;
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                min_points: number | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When it was registered; only changes committed after this fire.
+                             */
+                            created_at: string;
+                            /** @description The signing secret (whsec_...): only in the answer of createWebhook, null everywhere else. */
+                            secret: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    Webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the calling key's webhooks */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description One of the calling key's webhooks (another key's is not found). */
+                        data: {
+                            /** @description Id of the webhook. */
+                            id: number;
+                            /** @description Where deliveries are POSTed (http or https). */
+                            url: string;
+                            /** @description The owner's label. */
+                            description: string | null;
+                            /** @description False: no new events are stored for it (pending deliveries are still sent). */
+                            enabled: boolean;
+                            /** @description What it watches. */
+                            predicate: {
+                                /**
+                                 * @description The kind of event.
+                                 * @enum {string}
+                                 */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change";
+                                /** @description EV: the least EV per 100 staked that fires. */
+                                min_ev_per_100: number | null;
+                                /**
+                                 * @description EV: the de-vig method of the reference probability.
+                                 * @enum {string|null}
+                                 */
+                                devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
+                                /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
+                                game_id: number | null;
+                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                book_id: number | null;
+                                /**
+                                 * @description EV, arbitrage, line_move: only this market (null: every market).
+                                 * @enum {string|null}
+                                 */
+                                market_type: "moneyline" | "spread" | "total" | null;
+                                /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
+                                min_cents: number | null;
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                min_points: number | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When it was registered; only changes committed after this fire.
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    DeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deletes a webhook and its delivery log (pending deliveries are dropped) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description Deletes one of the calling key's webhooks and its delivery log. */
+                        data: {
+                            /** @description Id of the webhook deleted. */
+                            id: number;
+                            /** @description Always true. */
+                            deleted: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    UpdateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description {"enabled": false} or any of url, description, predicate */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description http or https URL the deliveries are POSTed to; private, loopback and link-local targets are refused unless the service sets WEBHOOK_ALLOW_PRIVATE_TARGETS
+                     */
+                    url?: string;
+                    /** @description A label of your own */
+                    description?: string | null;
+                    /** @description What the webhook watches; each type takes only its own fields (docs/webhooks.md) */
+                    predicate?: {
+                        /**
+                         * @description ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status
+                         * @enum {string}
+                         */
+                        type: "ev" | "arbitrage" | "line_move" | "status_change";
+                        /** @description ev (required): the least EV per 100 staked that fires */
+                        min_ev_per_100?: number;
+                        /**
+                         * @description ev: de-vig method of the reference probability
+                         * @default power
+                         * @enum {string}
+                         */
+                        devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                        /** @description Only this game (every type) */
+                        game_id?: number;
+                        /** @description ev, line_move: only prices of this sportsbook */
+                        book_id?: number;
+                        /**
+                         * @description ev, arbitrage, line_move: only this market
+                         * @enum {string}
+                         */
+                        market_type?: "moneyline" | "spread" | "total";
+                        /** @description line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required */
+                        min_cents?: number;
+                        /** @description line_move: the least line move in points */
+                        min_points?: number;
+                    };
+                    /**
+                     * @description false: no new events are stored for it
+                     * @default true
+                     */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Changes a webhook: url, description, predicate, enabled (absent fields are left alone) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description Changes one of the calling key's webhooks. */
+                        data: {
+                            /** @description Id of the webhook. */
+                            id: number;
+                            /** @description Where deliveries are POSTed (http or https). */
+                            url: string;
+                            /** @description The owner's label. */
+                            description: string | null;
+                            /** @description False: no new events are stored for it (pending deliveries are still sent). */
+                            enabled: boolean;
+                            /** @description What it watches. */
+                            predicate: {
+                                /**
+                                 * @description The kind of event.
+                                 * @enum {string}
+                                 */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change";
+                                /** @description EV: the least EV per 100 staked that fires. */
+                                min_ev_per_100: number | null;
+                                /**
+                                 * @description EV: the de-vig method of the reference probability.
+                                 * @enum {string|null}
+                                 */
+                                devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
+                                /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
+                                game_id: number | null;
+                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                book_id: number | null;
+                                /**
+                                 * @description EV, arbitrage, line_move: only this market (null: every market).
+                                 * @enum {string|null}
+                                 */
+                                market_type: "moneyline" | "spread" | "total" | null;
+                                /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
+                                min_cents: number | null;
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                min_points: number | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When it was registered; only changes committed after this fire.
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    WebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description Index of the first delivery */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A webhook's delivery log, newest first: each event's webhook-id, type, status, attempts and last answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The deliveries of this page. */
+                        data: {
+                            /** @description The webhook-id header: the same on every attempt (receivers deduplicate on it). */
+                            webhook_id: string;
+                            /** @description The event type of the body: ev, arbitrage, line_move, status_change or webhook.test. */
+                            event_type: string;
+                            /**
+                             * @description Where the delivery stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "delivered" | "failed";
+                            /** @description Attempts made so far. */
+                            attempts: number;
+                            /** @description HTTP status of the last attempt, or null (none yet, or no answer). */
+                            last_status: number | null;
+                            /** @description Why the last attempt failed (timeout, connection refused, HTTP 500, ...), or null. */
+                            last_error: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the next attempt is due (pending), else when the last was planned.
+                             */
+                            next_attempt_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the event was stored.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the last attempt was made, or null.
+                             */
+                            last_attempt_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a receiver accepted it, or null.
+                             */
+                            delivered_at: string | null;
+                            /** @description The JSON body sent ({type, timestamp, data}). */
+                            payload: unknown;
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                        /** @description Where this page lies among the records matching the filters */
+                        pagination: {
+                            /** @description Page size, as asked (default 100, at most 1000) */
+                            limit: number;
+                            /** @description Zero-based index of the first record of this page */
+                            offset: number;
+                            /** @description Number of records matching the filters, on every page */
+                            total: number;
+                            /** @description true when records follow this page */
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    TestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sends a test event (type webhook.test) to the webhook, stored and delivered like any other */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description Stores a webhook.test event for one of the calling key's webhooks; the ingesting process sends it like any other. */
+                        data: {
+                            /** @description The webhook-id header: the same on every attempt (receivers deduplicate on it). */
+                            webhook_id: string;
+                            /** @description The event type of the body: ev, arbitrage, line_move, status_change or webhook.test. */
+                            event_type: string;
+                            /**
+                             * @description Where the delivery stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "delivered" | "failed";
+                            /** @description Attempts made so far. */
+                            attempts: number;
+                            /** @description HTTP status of the last attempt, or null (none yet, or no answer). */
+                            last_status: number | null;
+                            /** @description Why the last attempt failed (timeout, connection refused, HTTP 500, ...), or null. */
+                            last_error: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the next attempt is due (pending), else when the last was planned.
+                             */
+                            next_attempt_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the event was stored.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the last attempt was made, or null.
+                             */
+                            last_attempt_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a receiver accepted it, or null.
+                             */
+                            delivered_at: string | null;
+                            /** @description The JSON body sent ({type, timestamp, data}). */
+                            payload: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -13,6 +13,8 @@ import type { BetResult } from '../../domain';
 import type { ClosingGap } from '../../domain';
 import type { CutoffSource as ClosingCutoffSource } from '../../domain';
 import type { FairSource as FairCloseSource } from '../../domain';
+import type { WebhookPredicateType } from '../../domain';
+import type { WebhookDeliveryStatus } from '../../domain';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { Game as GameModel, Team as TeamModel, League as LeagueModel, Sportsbook as SportsbookModel, Boxscore as BoxscoreModel, Markets as MarketsModel, Market as MarketModel, Outcome as OutcomeModel, ConsensusRecord as ConsensusRecordModel, BettingInfo as BettingInfoModel, ApiKeyListing as ApiKeyListingModel, Account as AccountModel, LiveOddsChange as LiveOddsChangeModel, LiveGameChange as LiveGameChangeModel, LiveQuoteChange as LiveQuoteChangeModel } from '../mappers';
 import type { GraphQLContext } from '../context';
@@ -411,6 +413,18 @@ export type CoreBetTypes = {
   homeTeamTotal: Market;
 };
 
+/** A new webhook. */
+export type CreateWebhookInput = {
+  /** A label (at most 200 characters). */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Default true. */
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** What it watches. */
+  predicate: WebhookPredicateInput;
+  /** http or https URL (at most 2048 characters); private and loopback addresses are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS. */
+  url: Scalars['String']['input'];
+};
+
 /** A newly created API key, the only time its secret is shown. */
 export type CreatedApiKey = {
   __typename?: 'CreatedApiKey';
@@ -426,6 +440,15 @@ export type CreatedApiKey = {
   name: Maybe<Scalars['String']['output']>;
   /** The account's plan. */
   plan: Plan;
+};
+
+/** The answer of deleteWebhook. */
+export type DeletedWebhook = {
+  __typename?: 'DeletedWebhook';
+  /** Always true. */
+  deleted: Scalars['Boolean']['output'];
+  /** Id of the webhook deleted. */
+  id: Scalars['Int']['output'];
 };
 
 export { DevigMethod };
@@ -916,23 +939,31 @@ export type MovementGame = {
   status: Maybe<Scalars['String']['output']>;
 };
 
-/** Account and key administration; every field needs the admin key. */
+/** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
 export type Mutation = {
   __typename?: 'Mutation';
   /** Admin: creates an account. */
   createAccount: Account;
   /** Admin: creates a key for accountId, or for a new account with plan and expiresAt. */
   createApiKey: CreatedApiKey;
+  /** Registers a webhook for the calling key (Pro, Elite); the answer carries its signing secret, shown once. */
+  createWebhook: Webhook;
+  /** Deletes one of the calling key's webhooks and its delivery log. */
+  deleteWebhook: DeletedWebhook;
   /** Always true (admin key). Admin operations extend this root (schema/admin.graphql). */
   ok: Scalars['Boolean']['output'];
   /** Admin: revokes a key. True when the key existed (revoked now or before). */
   revokeApiKey: Scalars['Boolean']['output'];
+  /** Stores a webhook.test event for one of the calling key's webhooks; the ingesting process sends it like any other. */
+  testWebhook: WebhookDelivery;
   /** Admin: changes an account; absent arguments are left alone. Null when there is no such account. */
   updateAccount: Maybe<Account>;
+  /** Changes one of the calling key's webhooks. */
+  updateWebhook: Webhook;
 };
 
 
-/** Account and key administration; every field needs the admin key. */
+/** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
 export type MutationCreateAccountArgs = {
   name: Scalars['String']['input'];
   plan: Plan;
@@ -940,7 +971,7 @@ export type MutationCreateAccountArgs = {
 };
 
 
-/** Account and key administration; every field needs the admin key. */
+/** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
 export type MutationCreateApiKeyArgs = {
   accountId?: InputMaybe<Scalars['String']['input']>;
   expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
@@ -949,18 +980,43 @@ export type MutationCreateApiKeyArgs = {
 };
 
 
-/** Account and key administration; every field needs the admin key. */
+/** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
+export type MutationCreateWebhookArgs = {
+  input: CreateWebhookInput;
+};
+
+
+/** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
+export type MutationDeleteWebhookArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+/** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['String']['input'];
 };
 
 
-/** Account and key administration; every field needs the admin key. */
+/** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
+export type MutationTestWebhookArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+/** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
 export type MutationUpdateAccountArgs = {
   id: Scalars['String']['input'];
   plan?: InputMaybe<Plan>;
   subscriptionEndsAt?: InputMaybe<Scalars['DateTime']['input']>;
   subscriptionStatus?: InputMaybe<SubscriptionStatus>;
+};
+
+
+/** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
+export type MutationUpdateWebhookArgs = {
+  id: Scalars['Int']['input'];
+  input: UpdateWebhookInput;
 };
 
 /** A price in three formats (spec 2.4 Odds). */
@@ -1137,6 +1193,12 @@ export type Query = {
   sportsbooks: Array<Sportsbook>;
   /** Teams ordered by id. conference and division match case-insensitively by prefix (east finds EASTERN). */
   teams: Array<Team>;
+  /** One of the calling key's webhooks (another key's is not found). */
+  webhook: Webhook;
+  /** A page of one of the calling key's webhooks' delivery log, newest first. */
+  webhookDeliveries: WebhookDeliveryPage;
+  /** The calling key's webhooks (Pro, Elite), oldest first. */
+  webhooks: Array<Webhook>;
 };
 
 
@@ -1264,6 +1326,20 @@ export type QueryTeamsArgs = {
   division?: InputMaybe<Scalars['String']['input']>;
   leagueId?: InputMaybe<Scalars['Int']['input']>;
   teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryWebhookArgs = {
+  id: Scalars['Int']['input'];
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryWebhookDeliveriesArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  webhookId: Scalars['Int']['input'];
 };
 
 export { Side };
@@ -1434,6 +1510,118 @@ export type TotalConsensus = {
   consensusLine: Maybe<Scalars['Float']['output']>;
 };
 
+/** Changes to a webhook; absent fields are left alone. */
+export type UpdateWebhookInput = {
+  /** New label; null clears it. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Switch it on or off. */
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** New predicate (events already stored are still sent). */
+  predicate?: InputMaybe<WebhookPredicateInput>;
+  /** New URL. */
+  url?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** An endpoint registered by an API key. */
+export type Webhook = {
+  __typename?: 'Webhook';
+  /** When it was registered; only changes committed after this fire. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The owner's label. */
+  description: Maybe<Scalars['String']['output']>;
+  /** False: no new events are stored for it (pending deliveries are still sent). */
+  enabled: Scalars['Boolean']['output'];
+  /** Id of the webhook. */
+  id: Scalars['Int']['output'];
+  /** What it watches. */
+  predicate: WebhookPredicate;
+  /** The signing secret (whsec_...): only in the answer of createWebhook, null everywhere else. */
+  secret: Maybe<Scalars['String']['output']>;
+  /** Where deliveries are POSTed (http or https). */
+  url: Scalars['String']['output'];
+};
+
+/** One event stored for a webhook and its delivery attempts. */
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  /** Attempts made so far. */
+  attempts: Scalars['Int']['output'];
+  /** When the event was stored. */
+  createdAt: Scalars['DateTime']['output'];
+  /** When a receiver accepted it, or null. */
+  deliveredAt: Maybe<Scalars['DateTime']['output']>;
+  /** The event type of the body: ev, arbitrage, line_move, status_change or webhook.test. */
+  eventType: Scalars['String']['output'];
+  /** When the last attempt was made, or null. */
+  lastAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  /** Why the last attempt failed (timeout, connection refused, HTTP 500, ...), or null. */
+  lastError: Maybe<Scalars['String']['output']>;
+  /** HTTP status of the last attempt, or null (none yet, or no answer). */
+  lastStatus: Maybe<Scalars['Int']['output']>;
+  /** The webhook-id header: the same on every attempt (receivers deduplicate on it). */
+  messageId: Scalars['String']['output'];
+  /** When the next attempt is due (pending), else when the last was planned. */
+  nextAttemptAt: Scalars['DateTime']['output'];
+  /** The JSON body sent ({type, timestamp, data}). */
+  payload: Scalars['JSON']['output'];
+  /** Where the delivery stands. */
+  status: WebhookDeliveryStatus;
+};
+
+/** A page of a webhook's delivery log, newest first. */
+export type WebhookDeliveryPage = {
+  __typename?: 'WebhookDeliveryPage';
+  /** The deliveries of this page. */
+  items: Array<WebhookDelivery>;
+  /** Deliveries the webhook's log holds. */
+  total: Scalars['Int']['output'];
+};
+
+export { WebhookDeliveryStatus };
+
+/** The rule that picks a webhook's events; fields that do not apply to its type are null. */
+export type WebhookPredicate = {
+  __typename?: 'WebhookPredicate';
+  /** EV, line_move: only prices of this sportsbook (null: every book). */
+  bookId: Maybe<Scalars['Int']['output']>;
+  /** EV: the de-vig method of the reference probability. */
+  devig: Maybe<DevigMethod>;
+  /** EV, arbitrage, line_move, status_change: only this game (null: every game). */
+  gameId: Maybe<Scalars['Int']['output']>;
+  /** EV, arbitrage, line_move: only this market (null: every market). */
+  marketType: Maybe<MarketType>;
+  /** line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
+  minCents: Maybe<Scalars['Int']['output']>;
+  /** EV: the least EV per 100 staked that fires. */
+  minEvPer100: Maybe<Scalars['Float']['output']>;
+  /** line_move: the least line (point) move that fires (null: line moves alone do not). */
+  minPoints: Maybe<Scalars['Float']['output']>;
+  /** The kind of event. */
+  type: WebhookPredicateType;
+};
+
+/** What a webhook watches, as given to createWebhook and updateWebhook. */
+export type WebhookPredicateInput = {
+  /** EV, line_move: only this sportsbook. */
+  bookId?: InputMaybe<Scalars['Int']['input']>;
+  /** EV: the de-vig method (default POWER). */
+  devig?: InputMaybe<DevigMethod>;
+  /** Only this game. */
+  gameId?: InputMaybe<Scalars['Int']['input']>;
+  /** EV, arbitrage, line_move: only this market. */
+  marketType?: InputMaybe<MarketType>;
+  /** line_move: the least price move in American cents (1 to 10000); minCents or minPoints is required. */
+  minCents?: InputMaybe<Scalars['Int']['input']>;
+  /** EV (required): the least EV per 100 staked that fires, -100 to 100. */
+  minEvPer100?: InputMaybe<Scalars['Float']['input']>;
+  /** line_move: the least line move in points (0.5 to 100). */
+  minPoints?: InputMaybe<Scalars['Float']['input']>;
+  /** The kind of event. */
+  type: WebhookPredicateType;
+};
+
+export { WebhookPredicateType };
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -1529,9 +1717,11 @@ export type ResolversTypes = {
   ConsensusMarkets: ResolverTypeWrapper<ConsensusMarkets>;
   ConsensusRecord: ResolverTypeWrapper<ConsensusRecordModel>;
   CoreBetTypes: ResolverTypeWrapper<MarketsModel>;
+  CreateWebhookInput: CreateWebhookInput;
   CreatedApiKey: ResolverTypeWrapper<CreatedApiKey>;
   Date: ResolverTypeWrapper<Scalars['Date']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DeletedWebhook: ResolverTypeWrapper<DeletedWebhook>;
   DevigMethod: DevigMethod;
   Ev: ResolverTypeWrapper<Ev>;
   FairClose: ResolverTypeWrapper<FairClose>;
@@ -1586,6 +1776,14 @@ export type ResolversTypes = {
   TeamAbbr: ResolverTypeWrapper<TeamAbbr>;
   TeamBrief: ResolverTypeWrapper<TeamBrief>;
   TotalConsensus: ResolverTypeWrapper<TotalConsensus>;
+  UpdateWebhookInput: UpdateWebhookInput;
+  Webhook: ResolverTypeWrapper<Webhook>;
+  WebhookDelivery: ResolverTypeWrapper<WebhookDelivery>;
+  WebhookDeliveryPage: ResolverTypeWrapper<WebhookDeliveryPage>;
+  WebhookDeliveryStatus: WebhookDeliveryStatus;
+  WebhookPredicate: ResolverTypeWrapper<WebhookPredicate>;
+  WebhookPredicateInput: WebhookPredicateInput;
+  WebhookPredicateType: WebhookPredicateType;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1611,9 +1809,11 @@ export type ResolversParentTypes = {
   ConsensusMarkets: ConsensusMarkets;
   ConsensusRecord: ConsensusRecordModel;
   CoreBetTypes: MarketsModel;
+  CreateWebhookInput: CreateWebhookInput;
   CreatedApiKey: CreatedApiKey;
   Date: Scalars['Date']['output'];
   DateTime: Scalars['DateTime']['output'];
+  DeletedWebhook: DeletedWebhook;
   Ev: Ev;
   FairClose: FairClose;
   Float: Scalars['Float']['output'];
@@ -1657,11 +1857,25 @@ export type ResolversParentTypes = {
   TeamAbbr: TeamAbbr;
   TeamBrief: TeamBrief;
   TotalConsensus: TotalConsensus;
+  UpdateWebhookInput: UpdateWebhookInput;
+  Webhook: Webhook;
+  WebhookDelivery: WebhookDelivery;
+  WebhookDeliveryPage: WebhookDeliveryPage;
+  WebhookPredicate: WebhookPredicate;
+  WebhookPredicateInput: WebhookPredicateInput;
 };
 
 export type AdminDirectiveArgs = { };
 
 export type AdminDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = AdminDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ApiKeyDirectiveArgs = { };
+
+export type ApiKeyDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = ApiKeyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type PerKeyDirectiveArgs = { };
+
+export type PerKeyDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = PerKeyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AccountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Account'] = ResolversParentTypes['Account']> = {
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1883,6 +2097,12 @@ export interface DateScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type DeletedWebhookResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeletedWebhook'] = ResolversParentTypes['DeletedWebhook']> = {
+  deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
 
 export type DevigMethodResolvers = EnumResolverSignature<{ ADDITIVE?: any, MULTIPLICATIVE?: any, ODDS_RATIO?: any, POWER?: any, SHIN?: any, WORST_CASE?: any }, ResolversTypes['DevigMethod']>;
 
@@ -2162,9 +2382,13 @@ export type MovementGameResolvers<ContextType = GraphQLContext, ParentType exten
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'name' | 'plan'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, Partial<MutationCreateApiKeyArgs>>;
+  createWebhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<MutationCreateWebhookArgs, 'input'>>;
+  deleteWebhook?: Resolver<ResolversTypes['DeletedWebhook'], ParentType, ContextType, RequireFields<MutationDeleteWebhookArgs, 'id'>>;
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   revokeApiKey?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  testWebhook?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationTestWebhookArgs, 'id'>>;
   updateAccount?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType, RequireFields<MutationUpdateAccountArgs, 'id'>>;
+  updateWebhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<MutationUpdateWebhookArgs, 'id' | 'input'>>;
 };
 
 export type OddsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Odds'] = ResolversParentTypes['Odds']> = {
@@ -2243,6 +2467,9 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sportsbooks?: Resolver<Array<ResolversTypes['Sportsbook']>, ParentType, ContextType>;
   teams?: Resolver<Array<ResolversTypes['Team']>, ParentType, ContextType, Partial<QueryTeamsArgs>>;
+  webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<QueryWebhookArgs, 'id'>>;
+  webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryPage'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'limit' | 'offset' | 'webhookId'>>;
+  webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType>;
 };
 
 export type SideResolvers = EnumResolverSignature<{ AWAY?: any, HOME?: any, OVER?: any, UNDER?: any }, ResolversTypes['Side']>;
@@ -2323,6 +2550,54 @@ export type TotalConsensusResolvers<ContextType = GraphQLContext, ParentType ext
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type WebhookResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Webhook'] = ResolversParentTypes['Webhook']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  predicate?: Resolver<ResolversTypes['WebhookPredicate'], ParentType, ContextType>;
+  secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type WebhookDeliveryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookDelivery'] = ResolversParentTypes['WebhookDelivery']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  deliveredAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastAttemptAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastStatus?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  messageId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nextAttemptAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  payload?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['WebhookDeliveryStatus'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type WebhookDeliveryPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookDeliveryPage'] = ResolversParentTypes['WebhookDeliveryPage']> = {
+  items?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type WebhookDeliveryStatusResolvers = EnumResolverSignature<{ DELIVERED?: any, FAILED?: any, PENDING?: any }, ResolversTypes['WebhookDeliveryStatus']>;
+
+export type WebhookPredicateResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookPredicate'] = ResolversParentTypes['WebhookPredicate']> = {
+  bookId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  devig?: Resolver<Maybe<ResolversTypes['DevigMethod']>, ParentType, ContextType>;
+  gameId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  marketType?: Resolver<Maybe<ResolversTypes['MarketType']>, ParentType, ContextType>;
+  minCents?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  minEvPer100?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  minPoints?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['WebhookPredicateType'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type WebhookPredicateTypeResolvers = EnumResolverSignature<{ ARBITRAGE?: any, EV?: any, LINE_MOVE?: any, STATUS_CHANGE?: any }, ResolversTypes['WebhookPredicateType']>;
+
 export type Resolvers<ContextType = GraphQLContext> = {
   Account?: AccountResolvers<ContextType>;
   ApiKeyListing?: ApiKeyListingResolvers<ContextType>;
@@ -2349,6 +2624,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DateTime?: GraphQLScalarType;
+  DeletedWebhook?: DeletedWebhookResolvers<ContextType>;
   DevigMethod?: DevigMethodResolvers;
   Ev?: EvResolvers<ContextType>;
   FairClose?: FairCloseResolvers<ContextType>;
@@ -2399,8 +2675,16 @@ export type Resolvers<ContextType = GraphQLContext> = {
   TeamAbbr?: TeamAbbrResolvers<ContextType>;
   TeamBrief?: TeamBriefResolvers<ContextType>;
   TotalConsensus?: TotalConsensusResolvers<ContextType>;
+  Webhook?: WebhookResolvers<ContextType>;
+  WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
+  WebhookDeliveryPage?: WebhookDeliveryPageResolvers<ContextType>;
+  WebhookDeliveryStatus?: WebhookDeliveryStatusResolvers;
+  WebhookPredicate?: WebhookPredicateResolvers<ContextType>;
+  WebhookPredicateType?: WebhookPredicateTypeResolvers;
 };
 
 export type DirectiveResolvers<ContextType = GraphQLContext> = {
   admin?: AdminDirectiveResolver<any, any, ContextType>;
+  apiKey?: ApiKeyDirectiveResolver<any, any, ContextType>;
+  perKey?: PerKeyDirectiveResolver<any, any, ContextType>;
 };

@@ -16,6 +16,7 @@ import { enumResolvers } from '../enums';
 import { scalarResolvers } from './scalars';
 import { Subscription } from './Subscription';
 import { League, Sportsbook, Team } from './Team';
+import { WebhookMutation, WebhookQuery } from './Webhook';
 
 // Every resolver map of the schema. makeExecutableSchema merges the list, so an area adds its own
 // file (e.g. Listing.ts exporting `{ Query: {...}, Listing: {...} }`) and one line below.
@@ -35,4 +36,5 @@ export const resolvers: Resolvers[] = [
   { Subscription, LiveOddsChange, LiveGameChange, LiveQuoteChange },
   { Subscription: OddsStreamSubscription },
   { Outcome: OutcomeFreshness },
+  { Query: WebhookQuery, Mutation: WebhookMutation },
 ];

@@ -1,0 +1,291 @@
+import { americanCents, DEFAULT_DEVIG_METHOD, LIVE_STATUSES, MARKET_TYPES, type DevigMethod, type MarketType } from '../domain';
+import type { PrismaClient } from '../db/client';
+import { findListingRows } from '../db/listing-repository';
+import {
+  activeWebhooks,
+  changesAfter,
+  gameStatuses,
+  priceMovesAt,
+  readCursor,
+  seenGameStatuses,
+  storeEvaluation,
+  type ChangeEntry,
+  type NewDelivery,
+  type WebhookRow,
+} from '../db/webhook-repository';
+import { buildListing, type ListingBook, type ListingEntry } from '../graphql/listings/build-listing';
+import { newMessageId, type WebhookPredicateModel } from '../graphql/webhooks';
+
+// From committed changes to stored deliveries (docs/webhooks.md). Driven by the change log
+// (src/db/change-log.ts): each round reads the entries after the stored cursor, evaluates every
+// enabled webhook's predicate against them and the database, then stores the deliveries and moves
+// the cursor in one transaction. A crash before that commit re-runs the round; the unique (webhook,
+// event key) keeps the re-run from storing an event twice. So every event is stored exactly once
+// before anything is sent.
+
+/** Change log entries evaluated per round (one transaction). */
+const BATCH = 100;
+
+/** An event before it is addressed to webhooks: its key, type and body data, and what it is about. */
+interface Candidate {
+  key: string;
+  type: WebhookPredicateModel['type'];
+  data: Record<string, unknown>;
+  gameId: number;
+  bookId: number | null;
+  marketType: string | null;
+  /** When the change behind it was committed: webhooks registered later only see later changes. */
+  recordedAt: Date;
+}
+
+const predicateOf = (hook: WebhookRow) => hook.predicate as unknown as WebhookPredicateModel;
+
+/** The filters every predicate type shares: game, book, market. */
+function matchesFilters(p: WebhookPredicateModel, c: Candidate): boolean {
+  if (p.gameId !== undefined && p.gameId !== c.gameId) return false;
+  if (p.bookId !== undefined && c.bookId !== null && p.bookId !== c.bookId) return false;
+  if (p.marketType !== undefined && c.marketType !== null && p.marketType !== c.marketType) return false;
+  return true;
+}
+
+/** The latest commit time among `entries` that name `gameId` (or null). */
+function committedAt(entries: readonly ChangeEntry[], gameId: number, marketType?: string): Date | null {
+  let at: Date | null = null;
+  for (const e of entries) {
+    const names = marketType ? e.markets.some((m) => m.gameId === gameId && m.marketType === marketType) : e.games.includes(gameId) || e.markets.some((m) => m.gameId === gameId);
+    if (names && (!at || e.recordedAt > at)) at = e.recordedAt;
+  }
+  return at;
+}
+
+/** Games whose status differs from the one last seen (games seen for the first time are only recorded). */
+async function statusChanges(prisma: PrismaClient, entries: readonly ChangeEntry[]): Promise<{ candidates: Candidate[]; statuses: Map<number, string> }> {
+  const games = [...new Set(entries.flatMap((e) => e.games))];
+  const [current, seen] = await Promise.all([gameStatuses(prisma, games), seenGameStatuses(prisma, games)]);
+  const version = String(entries.at(-1)!.version);
+  const candidates: Candidate[] = [];
+  for (const [gameId, status] of current) {
+    const previous = seen.get(gameId);
+    if (previous === undefined || previous === status) continue;
+    candidates.push({
+      key: `status_change:${gameId}:${previous}:${status}:${version}`,
+      type: 'status_change',
+      data: { game_id: gameId, previous_status: previous, status, version: Number(version) },
+      gameId,
+      bookId: null,
+      marketType: null,
+      recordedAt: committedAt(entries, gameId) ?? entries.at(-1)!.recordedAt,
+    });
+  }
+  return { candidates, statuses: current };
+}
+
+/** Every price or line move of the entries, with its size in cents and points. */
+async function lineMoves(prisma: PrismaClient, entries: readonly ChangeEntry[]): Promise<Array<Candidate & { cents: number; points: number }>> {
+  const out: Array<Candidate & { cents: number; points: number }> = [];
+  for (const entry of entries) {
+    for (const m of await priceMovesAt(prisma, entry.seenAt, entry.markets)) {
+      const cents = Math.abs(americanCents(m.american) - americanCents(m.previousAmerican));
+      const points = m.point !== null && m.previousPoint !== null ? Math.abs(m.point - m.previousPoint) : 0;
+      out.push({
+        key: `line_move:${m.gameId}:${m.bookId}:${m.marketType}:${m.period}:${m.side}:${m.isLive ? 'live' : 'pregame'}:${m.seenAt.toISOString()}`,
+        type: 'line_move',
+        data: {
+          game_id: m.gameId,
+          book_id: m.bookId,
+          market_type: m.marketType,
+          period: m.period,
+          side: m.side,
+          is_live: m.isLive,
+          point: m.point,
+          previous_point: m.previousPoint,
+          american: m.american,
+          previous_american: m.previousAmerican,
+          cents_moved: cents,
+          points_moved: points,
+          seen_at: m.seenAt.toISOString(),
+          version: Number(entry.version),
+        },
+        gameId: m.gameId,
+        bookId: m.bookId,
+        marketType: m.marketType,
+        recordedAt: entry.recordedAt,
+        cents,
+        points,
+      });
+    }
+  }
+  return out;
+}
+
+/** The full-game listing entries (value metrics with `devig`) of the changed games, per market. */
+async function listingEntries(prisma: PrismaClient, entries: readonly ChangeEntry[], devig: DevigMethod): Promise<ListingEntry[]> {
+  const out: ListingEntry[] = [];
+  // Staleness is judged at the capture's own time: an alert is about the prices as that capture saw them.
+  const at = entries.at(-1)!.seenAt;
+  for (const marketType of MARKET_TYPES) {
+    const gameIds = [...new Set(entries.flatMap((e) => e.markets.filter((m) => m.marketType === marketType).map((m) => m.gameId)))];
+    if (!gameIds.length) continue;
+    const rows = await findListingRows(prisma, { gameIds, marketType, period: 'full_game' });
+    const books = new Map<number, ListingBook>(rows.books.map((b) => [b.id, b]));
+    out.push(
+      ...buildListing({
+        marketType: marketType as MarketType,
+        games: rows.games.map((g) => ({
+          id: g.id,
+          league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
+          homeTeamId: g.homeTeamId,
+          awayTeamId: g.awayTeamId,
+          live: LIVE_STATUSES.includes(g.status),
+        })),
+        quotes: rows.quotes,
+        books,
+        devigMethod: devig,
+        sort: 'odds',
+        now: at,
+      }),
+    );
+  }
+  return out;
+}
+
+/** The price an entry offers, as the event names it. */
+const priceOf = (e: ListingEntry) => ({
+  game_id: e.quote.gameId,
+  book_id: e.quote.bookId,
+  book_name: e.book.name,
+  market_type: e.quote.marketType,
+  period: e.quote.period,
+  side: e.quote.side,
+  is_live: e.quote.isLive,
+  point: e.quote.point,
+  american: e.quote.american,
+  decimal: e.quote.decimal,
+});
+
+function evCandidates(listing: readonly ListingEntry[], entries: readonly ChangeEntry[], devig: DevigMethod): Array<Candidate & { evPer100: number }> {
+  return listing.flatMap((e) => {
+    const ev = e.ev.ev_per_100;
+    // A stale price is marked, not advertised (docs/value-metrics.md): no alert is sent for it.
+    if (ev === null || e.ev.stale) return [];
+    const q = e.quote;
+    return [
+      {
+        key: `ev:${devig}:${q.gameId}:${q.bookId}:${q.marketType}:${q.period}:${q.side}:${q.isLive ? 'live' : 'pregame'}:${q.point ?? ''}:${q.american}`,
+        type: 'ev' as const,
+        data: { ...priceOf(e), ev_per_100: ev, true_probability: e.ev.true_probability, devig_method: devig, seen_at: q.seenAt.toISOString(), version: Number(entries.at(-1)!.version) },
+        gameId: q.gameId,
+        bookId: q.bookId,
+        marketType: q.marketType,
+        recordedAt: committedAt(entries, q.gameId, q.marketType) ?? entries.at(-1)!.recordedAt,
+        evPer100: ev,
+      },
+    ];
+  });
+}
+
+function arbitrageCandidates(listing: readonly ListingEntry[], entries: readonly ChangeEntry[]): Candidate[] {
+  const out = new Map<string, Candidate>();
+  for (const e of listing) {
+    const detail = e.ev.arbitrage_detail;
+    if (!e.ev.arbitrage || !detail || e.ev.stale || detail.complement.stale) continue;
+    const q = e.quote;
+    const legs = [
+      { book_id: q.bookId, side: q.side, point: q.point, american: q.american, decimal: q.decimal, stake: detail.stake },
+      { book_id: detail.complement.book_id, side: detail.complement.side, point: detail.complement.point, american: detail.complement.american, decimal: detail.complement.decimal, stake: detail.complement.stake },
+    ].sort((a, b) => a.side.localeCompare(b.side));
+    // Both legs' entries carry the arbitrage: one key for the pair.
+    const key = `arbitrage:${q.gameId}:${q.marketType}:${q.period}:${q.isLive ? 'live' : 'pregame'}:${legs.map((l) => `${l.book_id}/${l.side}/${l.point ?? ''}/${l.american}`).join(':')}`;
+    if (out.has(key)) continue;
+    out.set(key, {
+      key,
+      type: 'arbitrage',
+      data: {
+        game_id: q.gameId,
+        market_type: q.marketType,
+        period: q.period,
+        is_live: q.isLive,
+        profit_percentage: detail.profit_percentage,
+        total_implied_probability: detail.total_implied_probability,
+        legs,
+        version: Number(entries.at(-1)!.version),
+      },
+      gameId: q.gameId,
+      bookId: null,
+      marketType: q.marketType,
+      recordedAt: committedAt(entries, q.gameId, q.marketType) ?? entries.at(-1)!.recordedAt,
+    });
+  }
+  return [...out.values()];
+}
+
+/** A stored event for `hook`: the Standard Webhooks body {type, timestamp, data}. */
+function deliveryFor(hook: WebhookRow, c: Candidate, now: Date): NewDelivery {
+  return {
+    webhookId: hook.id,
+    messageId: newMessageId(),
+    eventKey: c.key,
+    eventType: c.type,
+    payload: { type: c.type, timestamp: now.toISOString(), data: { webhook_id: hook.id, ...c.data } } as unknown as NewDelivery['payload'],
+  };
+}
+
+/** The deliveries the entries make for `hooks`. */
+async function deliveriesOf(prisma: PrismaClient, entries: readonly ChangeEntry[], hooks: readonly WebhookRow[], statusCandidates: readonly Candidate[], now: Date): Promise<NewDelivery[]> {
+  const out: NewDelivery[] = [];
+  const byType = (type: WebhookPredicateModel['type']) => hooks.filter((h) => predicateOf(h).type === type);
+  const addressed = (hook: WebhookRow, c: Candidate) => c.recordedAt >= hook.createdAt && matchesFilters(predicateOf(hook), c);
+
+  for (const hook of byType('status_change')) {
+    for (const c of statusCandidates) if (addressed(hook, c)) out.push(deliveryFor(hook, c, now));
+  }
+
+  const lineHooks = byType('line_move');
+  if (lineHooks.length) {
+    const moves = await lineMoves(prisma, entries);
+    for (const hook of lineHooks) {
+      const p = predicateOf(hook);
+      for (const m of moves) {
+        const big = (p.minCents !== undefined && m.cents >= p.minCents) || (p.minPoints !== undefined && m.points >= p.minPoints);
+        if (big && addressed(hook, m)) out.push(deliveryFor(hook, m, now));
+      }
+    }
+  }
+
+  // One listing per de-vig method in use; arbitrage does not depend on the method, so it is read
+  // from whichever listing is built (the default method's when only arbitrage is watched).
+  const evHooks = byType('ev');
+  const arbHooks = byType('arbitrage');
+  const methods = new Set<DevigMethod>(evHooks.map((h) => predicateOf(h).devig ?? DEFAULT_DEVIG_METHOD));
+  if (arbHooks.length && !methods.size) methods.add(DEFAULT_DEVIG_METHOD);
+  let arbitrageDone = false;
+  for (const method of methods) {
+    const listing = await listingEntries(prisma, entries, method);
+    const candidates = evCandidates(listing, entries, method);
+    for (const hook of evHooks.filter((h) => (predicateOf(h).devig ?? DEFAULT_DEVIG_METHOD) === method)) {
+      const min = predicateOf(hook).minEvPer100!;
+      for (const c of candidates) if (c.evPer100 >= min && addressed(hook, c)) out.push(deliveryFor(hook, c, now));
+    }
+    if (!arbitrageDone && arbHooks.length) {
+      arbitrageDone = true;
+      for (const c of arbitrageCandidates(listing, entries)) for (const hook of arbHooks) if (addressed(hook, c)) out.push(deliveryFor(hook, c, now));
+    }
+  }
+  return out;
+}
+
+/**
+ * One round: evaluates the change log entries after the cursor (at most BATCH) and stores their
+ * deliveries with the cursor's move. Resolves the number of entries evaluated (0: up to date).
+ */
+export async function evaluateChanges(prisma: PrismaClient, now: Date): Promise<number> {
+  const cursor = await readCursor(prisma);
+  const entries = await changesAfter(prisma, cursor, BATCH);
+  if (!entries.length) return 0;
+  const hooks = await activeWebhooks(prisma, now);
+  // Statuses are tracked whatever the webhooks, so a webhook registered later compares against them.
+  const { candidates, statuses } = await statusChanges(prisma, entries);
+  const deliveries = hooks.length ? await deliveriesOf(prisma, entries, hooks, candidates, now) : [];
+  const stored = await storeEvaluation(prisma, { from: cursor, to: entries.at(-1)!.version, deliveries, statuses, now });
+  return stored ? entries.length : 0;
+}
