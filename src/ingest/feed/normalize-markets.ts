@@ -90,23 +90,20 @@ function normalizeMarket(ctx: MarketContext, outcomes: readonly FeedOutcome[], o
 /** The quote of one outcome, undefined when there is nothing to store; throws on a malformed one. */
 function normalizeOutcome(ctx: MarketContext, o: FeedOutcome, index: number): QuoteRow | undefined {
   const { marketType, bookId, game } = ctx;
-  // Built only for an error message: most documents carry thousands of outcomes.
-  const where = { toString: () => `${ctx.gamePath}.markets[${JSON.stringify(ctx.bookKey)}].${ctx.periodKey}.${marketType}[${index}]` };
-  const fail = (field: string, reason: string) => new FeedDocumentError(ctx.documentName, `${where}.${field}`, reason);
   if (o.is_alt_market) return undefined;
   const sides: readonly string[] = SIDES_BY_MARKET[marketType];
-  if (!sides.includes(o.side)) throw fail('side', `expected one of ${sides.join(', ')} for ${marketType}, got ${JSON.stringify(o.side)}`);
-  if (o.book_id != null && o.book_id !== bookId) throw fail('book_id', `outcome of book ${o.book_id} filed under book ${bookId}`);
+  if (!sides.includes(o.side)) throw outcomeError(ctx, index, 'side', `expected one of ${sides.join(', ')} for ${marketType}, got ${JSON.stringify(o.side)}`);
+  if (o.book_id != null && o.book_id !== bookId) throw outcomeError(ctx, index, 'book_id', `outcome of book ${o.book_id} filed under book ${bookId}`);
   // A price withdrawn upstream arrives as null odds: nothing to store.
   if (o.odds === null) return undefined;
   let forms: PriceForms;
   try {
     forms = priceForms(o.odds);
   } catch (error) {
-    if (error instanceof InvalidOddsError) throw fail('odds', error.message);
+    if (error instanceof InvalidOddsError) throw outcomeError(ctx, index, 'odds', error.message);
     throw error;
   }
-  if (marketType !== 'moneyline' && o.value == null) throw fail('value', `a ${marketType} outcome needs its line`);
+  if (marketType !== 'moneyline' && o.value == null) throw outcomeError(ctx, index, 'value', `a ${marketType} outcome needs its line`);
   return {
     gameId: game.id,
     bookId,
@@ -122,6 +119,11 @@ function normalizeOutcome(ctx: MarketContext, o: FeedOutcome, index: number): Qu
     fractional: forms.fractional,
     lineStatus: o.line_status ?? (bookId === OPENING_LINE_BOOK_ID ? 'opener' : 'normal'),
   };
+}
+
+/** The error naming field `field` of the outcome at `index`; its path is built only then (a document carries thousands of outcomes). */
+function outcomeError(ctx: MarketContext, index: number, field: string, reason: string): FeedDocumentError {
+  return new FeedDocumentError(ctx.documentName, `${ctx.gamePath}.markets[${JSON.stringify(ctx.bookKey)}].${ctx.periodKey}.${ctx.marketType}[${index}].${field}`, reason);
 }
 
 /** Public betting is read on pregame outcomes only (live ones carry zeros upstream). */
