@@ -196,6 +196,21 @@ interface State {
 
 const states = new WeakMap<PrismaClient, State>();
 
+/** One document diffed against `state`: its statement, and what it changes once committed. */
+interface Capture {
+  state: State;
+  /** The statement runs the lost-game sweep. */
+  sweep: boolean;
+  /** The document's time (epoch ms). */
+  at: number;
+  text: string;
+  params: unknown[];
+  changedGames: Set<number>;
+  changedMarkets: Map<string, { gameId: number; marketType: string; bookId: number }>;
+  quotesChanged: number;
+  historyRows: number;
+}
+
 const quoteKey = (q: { gameId: number; bookId: number; marketType: string; period: string; side: string; isLive: boolean }) =>
   `${q.gameId}|${q.bookId}|${q.marketType}|${q.period}|${q.side}|${q.isLive}`;
 const bettingKey = (b: { gameId: number; bookId: number; marketType: string; period: string; side: string }) =>
@@ -235,7 +250,71 @@ const ms = (d: Date | null | undefined) => (d ? d.getTime() : 0);
  * becomes LOST_GAME_STATUS.
  */
 export async function storeDocument(prisma: PrismaClient, doc: NormalizedDocument, seenAt: Date): Promise<ChangeSet> {
-  // Another process that wrote in between makes the counter differ: reload what it may have changed.
+  return (await startDocument(prisma, doc, seenAt)).done;
+}
+
+/** A document compared with memory, whose statement is queued behind the captures started before it. */
+export interface StartedCapture {
+  /** Settles once its statement has committed (or failed): in the order the captures were started. */
+  readonly done: Promise<ChangeSet>;
+}
+
+/** Per database client: the last capture started, and whether it runs the lost-game sweep. */
+interface Queue {
+  last: Promise<unknown>;
+  lastSweeps: boolean;
+}
+const queues = new WeakMap<PrismaClient, Queue>();
+
+/**
+ * storeDocument in two steps, so that a caller can compare the next document with memory while the
+ * previous capture's statement runs: resolves once `doc` is diffed (memory then holds it), with its
+ * statement queued. Statements are still sent one at a time, each once the one before committed, so
+ * every capture stays one transaction, in order. The diff assumes the captures before it commit; if
+ * one does not (an error, or another writer moved the counter), memory was dropped and this capture
+ * is diffed again from the database before it is sent. A capture that runs the lost-game sweep is
+ * waited for before the next diff: its result changes games that the next diff may read.
+ */
+export async function startDocument(prisma: PrismaClient, doc: NormalizedDocument, seenAt: Date): Promise<StartedCapture> {
+  let queue = queues.get(prisma);
+  if (!queue) queues.set(prisma, (queue = { last: Promise.resolve(), lastSweeps: false }));
+  const previous = queue.last;
+  // Without memory, it is (re)loaded once the captures before have committed: it starts from the counter.
+  if (queue.lastSweeps || !states.get(prisma)) await previous.catch(() => {});
+  const state = states.get(prisma);
+  let capture: Capture | null = null;
+  if (state) {
+    try {
+      capture = await diffDocument(prisma, state, doc, seenAt);
+    } catch (error) {
+      states.delete(prisma);
+      throw error;
+    }
+  }
+  const done = (async () => {
+    await previous;
+    if (capture && states.get(prisma) === capture.state) {
+      try {
+        const changes = await sendCapture(prisma, capture);
+        if (changes) return changes;
+      } catch (error) {
+        // Memory may hold rows that were never committed.
+        states.delete(prisma);
+        throw error;
+      }
+      states.delete(prisma);
+    }
+    return writeAgain(prisma, doc, seenAt);
+  })();
+  queue.last = done;
+  queue.lastSweeps = capture?.sweep ?? true;
+  // Its failure is the caller's (who awaits `done`) and the next capture's, not an unhandled rejection.
+  done.catch(() => {});
+  return { done };
+}
+
+/** Loads memory from the database, diffs and sends; again while another process keeps writing in between. */
+async function writeAgain(prisma: PrismaClient, doc: NormalizedDocument, seenAt: Date): Promise<ChangeSet> {
   for (let attempt = 0; ; attempt++) {
     try {
       let state = states.get(prisma);
@@ -243,7 +322,7 @@ export async function storeDocument(prisma: PrismaClient, doc: NormalizedDocumen
         state = await loadState(prisma);
         states.set(prisma, state);
       }
-      const changes = await writeDocument(prisma, state, doc, seenAt);
+      const changes = await sendCapture(prisma, await diffDocument(prisma, state, doc, seenAt));
       if (changes) return changes;
       states.delete(prisma);
       if (attempt >= 20) throw new Error('ingest: the database kept changing under this process (another writer?)');
@@ -316,11 +395,15 @@ const iso = (t: number) => new Date(t).toISOString();
  * Diffs `doc` against `state` (updating it), sends the one statement, and returns what changed; or
  * null when the ingest counter showed another writer (nothing was written, `state` is void).
  */
-async function writeDocument(prisma: PrismaClient, state: State, doc: NormalizedDocument, seenAt: Date): Promise<ChangeSet | null> {
+async function diffDocument(prisma: PrismaClient, state: State, doc: NormalizedDocument, seenAt: Date): Promise<Capture> {
   await loadGames(prisma, state, doc);
   const at = seenAt.getTime();
   const stamp = seenAt.toISOString();
-  const sql = new CaptureStatement(stamp, state.version);
+  // The counter this capture will commit: memory counts it from now on (a capture queued behind this
+  // one expects the next value); if the statement is refused, memory is dropped anyway.
+  const version = state.version + 1n;
+  state.version = version;
+  const sql = new CaptureStatement(stamp, version - 1n);
   const changedGames = new Set<number>();
   const changedMarkets = new Map<string, { gameId: number; marketType: string; bookId: number }>();
   const markChanged = (q: QuoteRow) =>
@@ -484,15 +567,20 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
 
   // The change log entry rides in the same statement, so no change commits without its sequence.
   if (changedGames.size || changedMarkets.size || sweep) {
-    const entry = { seenAt: stamp, games: [...changedGames], markets: [...changedMarkets.values()], lostGames: sweep, prune: changeLogPruneDue(state.version + 1n) };
+    const entry = { seenAt: stamp, games: [...changedGames], markets: [...changedMarkets.values()], lostGames: sweep, prune: changeLogPruneDue(version) };
     for (const [name, part] of changeLogParts((value) => sql.param(value), entry)) sql.add(name, part);
   }
-  const [result] = await prisma.$queryRawUnsafe<Array<{ version: bigint; ok: boolean; lost?: number[] }>>(
-    sql.text(sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : ''),
-    ...sql.params,
-  );
+  return {
+    state, sweep, at, text: sql.text(sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : ''), params: sql.params,
+    changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows,
+  };
+}
+
+/** Sends a capture's statement; null when the ingest counter showed another writer (nothing was written). */
+async function sendCapture(prisma: PrismaClient, capture: Capture): Promise<ChangeSet | null> {
+  const { state, sweep, at, changedGames, changedMarkets } = capture;
+  const [result] = await prisma.$queryRawUnsafe<Array<{ version: bigint; ok: boolean; lost?: number[] }>>(capture.text, ...capture.params);
   if (!result?.ok) return null;
-  state.version = BigInt(result.version);
   if (sweep) {
     state.lastSweep = at;
     for (const id of result.lost ?? []) {
@@ -502,7 +590,7 @@ async function writeDocument(prisma: PrismaClient, state: State, doc: Normalized
     }
     forgetOldGames(state, at);
   }
-  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: quoteRows.length, historyRows, version: Number(result.version) };
+  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: capture.quotesChanged, historyRows: capture.historyRows, version: Number(result.version) };
 }
 
 function quoteRecord(q: QuoteState, moved: boolean): object {

@@ -1,6 +1,6 @@
 import type { Database } from '../db/client';
 import type { NormalizedDocument } from '../db/feed-rows';
-import { storeDocument } from '../db/feed-store';
+import { startDocument, type ChangeSet } from '../db/feed-store';
 import type { EventBus } from '../events/bus';
 import { FeedDocumentError, normalizeDocument } from './feed/normalize';
 import type { SourceDocument } from './sources';
@@ -29,7 +29,8 @@ type Prepared = { source: SourceDocument; doc: NormalizedDocument } | { source: 
  * Ingests a stream of documents in order: each one normalised, then written in its own transaction;
  * a rejected document writes nothing and the stream goes on. After each commit, what changed is
  * published on the bus. While a document's statement runs on the database, the next document is
- * read and normalised (CPU work that needs nothing from the database); writes stay one at a time.
+ * read, normalised and compared with memory (CPU work that needs nothing from the database), so its
+ * statement goes out as soon as the first one commits; statements stay one at a time, in order.
  */
 export async function ingestDocuments(documents: AsyncIterable<SourceDocument> | Iterable<SourceDocument>, options: IngestOptions): Promise<IngestSummary> {
   const summary: IngestSummary = { documents: 0, games: 0, quotesChanged: 0, historyRows: 0, rejected: 0 };
@@ -48,31 +49,53 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
       return { source, rejected: error };
     }
   };
+  /** The capture whose statement is running: counted and published once it has committed. */
+  let writing: { name: string; seenAt: Date; gameIds: number[]; done: Promise<ChangeSet> } | null = null;
+  const finishWriting = async (): Promise<void> => {
+    if (!writing) return;
+    const { name, seenAt, gameIds, done } = writing;
+    writing = null;
+    const changes = await done;
+    summary.documents++;
+    for (const id of gameIds) games.add(id);
+    summary.quotesChanged += changes.quotesChanged;
+    summary.historyRows += changes.historyRows;
+    if (options.bus && (changes.games.length || changes.markets.length)) {
+      await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version, quotes: changes.quotesChanged });
+    }
+    summary.games = games.size;
+    options.onDocument?.(summary, name);
+  };
   let ahead = prepare();
   try {
-    for (let item = await ahead; item; item = await ahead) {
-      summary.documents++;
+    for (;;) {
+      // A file damaged further on stops the run after what was read before it is committed.
+      const item = await ahead.catch(async (error: unknown) => {
+        await finishWriting();
+        throw error;
+      });
+      if (!item) break;
       if ('rejected' in item) {
         ahead = prepare();
+        await finishWriting();
+        summary.documents++;
         summary.rejected++;
         options.onRejected?.(item.source.name, item.rejected.message);
+        summary.games = games.size;
+        options.onDocument?.(summary, item.source.name);
       } else {
         const { source, doc } = item;
         const seenAt = source.fetchedAt ?? now();
-        const storing = storeDocument(options.db.prisma, doc, seenAt);
+        const started = await startDocument(options.db.prisma, doc, seenAt);
         ahead = prepare();
-        const changes = await storing;
-        for (const game of doc.games) games.add(game.id);
-        summary.quotesChanged += changes.quotesChanged;
-        summary.historyRows += changes.historyRows;
-        if (options.bus && (changes.games.length || changes.markets.length)) {
-          await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version, quotes: changes.quotesChanged });
-        }
+        await finishWriting();
+        writing = { name: source.name, seenAt, gameIds: doc.games.map((g) => g.id), done: started.done };
       }
-      summary.games = games.size;
-      options.onDocument?.(summary, item.source.name);
     }
+    await finishWriting();
   } catch (error) {
+    // A capture still running is let finish (and, committed, published) before the run stops.
+    await finishWriting().catch(() => {});
     // The document read ahead is dropped with the run: its own failure, if any, is not the news.
     ahead.catch(() => {});
     await iterator.return?.();

@@ -95,28 +95,25 @@ function normalizeMarket(ctx: MarketContext, outcomes: readonly FeedOutcome[], o
 /** The quote of one outcome, undefined when there is nothing to store; throws on a malformed one. */
 function normalizeOutcome(ctx: MarketContext, o: FeedOutcome, index: number): QuoteRow | undefined {
   const { bookId, game } = ctx;
-  // Built only for an error message: most documents carry thousands of outcomes.
-  const where = { toString: () => `${ctx.gamePath}.markets[${JSON.stringify(ctx.bookKey)}].${ctx.periodKey}.${ctx.marketKey}[${index}]` };
-  const fail = (field: string, reason: string) => new FeedDocumentError(ctx.documentName, `${where}.${field}`, reason);
   if (o.is_alt_market) return undefined;
   let marketType: StoredMarketType;
   if (ctx.marketType !== 'team_total') marketType = ctx.marketType;
   else if (o.team_id === game.home_team_id) marketType = 'home_team_total';
   else if (o.team_id === game.away_team_id) marketType = 'away_team_total';
-  else throw fail('team_id', `a team total names one of the game's teams (${game.home_team_id}, ${game.away_team_id}), got ${JSON.stringify(o.team_id ?? null)}`);
+  else throw outcomeError(ctx, index, 'team_id', `a team total names one of the game's teams (${game.home_team_id}, ${game.away_team_id}), got ${JSON.stringify(o.team_id ?? null)}`);
   const sides: readonly string[] = SIDES_BY_MARKET[marketType];
-  if (!sides.includes(o.side)) throw fail('side', `expected one of ${sides.join(', ')} for ${marketType}, got ${JSON.stringify(o.side)}`);
-  if (o.book_id != null && o.book_id !== bookId) throw fail('book_id', `outcome of book ${o.book_id} filed under book ${bookId}`);
+  if (!sides.includes(o.side)) throw outcomeError(ctx, index, 'side', `expected one of ${sides.join(', ')} for ${marketType}, got ${JSON.stringify(o.side)}`);
+  if (o.book_id != null && o.book_id !== bookId) throw outcomeError(ctx, index, 'book_id', `outcome of book ${o.book_id} filed under book ${bookId}`);
   // A price withdrawn upstream arrives as null odds: nothing to store.
   if (o.odds === null) return undefined;
   let forms: PriceForms;
   try {
     forms = priceForms(o.odds);
   } catch (error) {
-    if (error instanceof InvalidOddsError) throw fail('odds', error.message);
+    if (error instanceof InvalidOddsError) throw outcomeError(ctx, index, 'odds', error.message);
     throw error;
   }
-  if (marketType !== 'moneyline' && o.value == null) throw fail('value', `a ${marketType} outcome needs its line`);
+  if (marketType !== 'moneyline' && o.value == null) throw outcomeError(ctx, index, 'value', `a ${marketType} outcome needs its line`);
   return {
     gameId: game.id,
     bookId,
@@ -132,6 +129,11 @@ function normalizeOutcome(ctx: MarketContext, o: FeedOutcome, index: number): Qu
     fractional: forms.fractional,
     lineStatus: o.line_status ?? (bookId === OPENING_LINE_BOOK_ID ? 'opener' : 'normal'),
   };
+}
+
+/** The error naming field `field` of the outcome at `index`; its path is built only then (a document carries thousands of outcomes). */
+function outcomeError(ctx: MarketContext, index: number, field: string, reason: string): FeedDocumentError {
+  return new FeedDocumentError(ctx.documentName, `${ctx.gamePath}.markets[${JSON.stringify(ctx.bookKey)}].${ctx.periodKey}.${ctx.marketKey}[${index}].${field}`, reason);
 }
 
 /** The outcome's team: none on a total; the side's team on a moneyline or spread when the feed names none. */

@@ -8,9 +8,10 @@ import { z } from 'zod';
  * Two kinds of field:
  * - fields the normaliser reads are validated: a wrong type refuses the document, naming the path;
  * - fields nobody here reads are `described`: their shape is written down for the simulator, which
- *   writes them, and for readers. Ingest does not check them (`FEED`): checking the unread fields of
- *   thousands of outcomes per document doubled the parse time, and a field nobody reads is no reason
- *   to refuse a document. `FEED_FULLY_CHECKED` checks them too: tests hold the real captures and the
+ *   writes them, and for readers. Ingest does not check them (`FEED` leaves them out of its objects,
+ *   which drop the keys they do not list): checking, even copying, the unread fields of thousands of
+ *   outcomes per document doubled the parse time, and a field nobody reads is no reason to refuse a
+ *   document. `FEED_FULLY_CHECKED` checks them too: tests hold the real captures and the
  *   simulator's documents to it, so the described types stay true.
  * Objects are not strict: unknown keys are ignored, so a feed that grows keeps flowing.
  *
@@ -22,9 +23,18 @@ function feedSchemas(checkDescribed: boolean) {
   const nullableInt = z.number().int().nullish();
   const nullableString = z.string().nullish();
 
+  /** Stands for a described field in what ingest checks: `object` leaves it out of the shape. */
+  const unchecked = z.unknown().optional();
   /** A field nobody here reads: typed for writers; checked only when `checkDescribed`. */
   const described = <T extends z.ZodType>(schema: T): z.ZodOptional<T> =>
-    checkDescribed ? schema.optional() : (z.unknown().optional() as unknown as z.ZodOptional<T>);
+    checkDescribed ? schema.optional() : (unchecked as unknown as z.ZodOptional<T>);
+  /**
+   * `z.object` of `shape` without its unchecked fields: an object drops keys it does not list, for
+   * nothing, while a listed field costs a parse step and a copy, even as `unknown` (on every one of
+   * the thousands of outcomes a document carries). The inferred type keeps them (optional).
+   */
+  const object = <S extends z.ZodRawShape>(shape: S): z.ZodObject<S> =>
+    checkDescribed ? z.object(shape) : (z.object(Object.fromEntries(Object.entries(shape).filter(([, field]) => field !== unchecked))) as unknown as z.ZodObject<S>);
 
   /** ISO 8601 instant, e.g. "2026-01-24T00:30:00.000Z". */
   const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO 8601 timestamp');
@@ -36,7 +46,7 @@ function feedSchemas(checkDescribed: boolean) {
   const division = z.object({ id: z.string(), display: z.string(), conference_id: z.string() });
 
   /** `document.league`. Season boundaries are instants (midnight US Pacific as UTC). */
-  const feedLeagueSchema = z.object({
+  const feedLeagueSchema = object({
     id: z.number().int(), // NBA 4, WNBA 5
     current_season: z.union([z.string(), z.number()]).nullish(), // "2025" for the 2025-26 season
     current_season_type: nullableString, // reg | post | pre
@@ -88,7 +98,7 @@ function feedSchemas(checkDescribed: boolean) {
   // Markets
 
   /** Public betting on one outcome: share (0..100) of tickets and of money; `value` is 0 in every capture. */
-  const betInfoFigure = z.object({ value: described(z.number()), percent: z.number().nullish() });
+  const betInfoFigure = object({ value: described(z.number()), percent: z.number().nullish() });
 
   /**
    * One priced outcome. Two shapes occur: the full shape (every real book and the consensus, book 15)
@@ -96,12 +106,12 @@ function feedSchemas(checkDescribed: boolean) {
    * `player_id`, `competitor_id`, `option_type_id`, all 0). `team_id` is absent on totals. `odds` is an
    * integer American price, null when withdrawn; `value` the line (side's handicap, total, 0 on moneyline).
    */
-  const feedOutcomeSchema = z.object({
+  const feedOutcomeSchema = object({
     outcome_id: z.union([z.string(), z.number()]).nullish(),
     book_id: z.number().int().nullish(),
-    type: z.string().nullish(), // moneyline | spread | total | other types (team totals, props)
+    type: described(z.string().nullable()), // moneyline | spread | total | other types (team totals, props)
     side: z.string(), // home | away (moneyline, spread), over | under (total)
-    period: z.string().nullish(), // event | firsthalf | secondhalf | firstquarter ... fourthquarter
+    period: described(z.string().nullable()), // event | firsthalf | secondhalf | firstquarter ... fourthquarter
     team_id: nullableInt,
     odds: z.number().nullable(),
     value: z.number().nullish(),
@@ -135,7 +145,7 @@ function feedSchemas(checkDescribed: boolean) {
   // Boxscore
 
   /** One period of the linescore: 1..4 quarters, 5 = OT, 6 = 2OT...; points null for periods not started. */
-  const linescorePeriod = z.object({
+  const linescorePeriod = object({
     away_points: nullableInt,
     home_points: nullableInt,
     id: described(z.number()),
@@ -149,7 +159,7 @@ function feedSchemas(checkDescribed: boolean) {
    * Second-half totals include overtime. Between quarters the feed shows the next period with a full
    * clock and 0 points.
    */
-  const feedBoxscoreSchema = z.object({
+  const feedBoxscoreSchema = object({
     clock: nullableString, // "04:48"; "00:00" when final or at halftime
     period: nullableInt,
     linescore: z.array(linescorePeriod.nullable()).nullish(),
@@ -172,7 +182,7 @@ function feedSchemas(checkDescribed: boolean) {
    * "Half", complete/complete/"Final", complete/closed/"Final - OT", postponed/postponed/"Ppd",
    * cancelled/cancelled/"Cancelled" (status-map.ts maps them).
    */
-  const feedGameSchema = z.object({
+  const feedGameSchema = object({
     id: z.number().int().positive(),
     league_id: z.number().int(),
     status: z.string().min(1),
@@ -206,7 +216,7 @@ function feedSchemas(checkDescribed: boolean) {
   });
 
   /** One v2 scoreboard response. `simulated` is only set by the simulator. */
-  const feedDocumentSchema = z.object({
+  const feedDocumentSchema = object({
     league: feedLeagueSchema.nullish(),
     games: z.array(feedGameSchema),
     simulated: z.boolean().optional(),
