@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
@@ -59,16 +58,42 @@ function damaged(file: string, lines: number, error: unknown): DamagedFileError 
   return new DamagedFileError(file, lines, `${file}: ${lines > 0 ? `damaged after line ${lines}` : 'damaged'} (${reason})`);
 }
 
+/**
+ * The lines of `stream`, each decoded once: a capture line is a whole scoreboard (hundreds of kB),
+ * which readline would decode chunk by chunk and concatenate; here a line's bytes are gathered and
+ * turned into text once, at its end.
+ */
 async function* readLines(name: string, stream: Readable): AsyncGenerator<SourceDocument> {
   let n = 0;
-  try {
-    for await (const line of readline.createInterface({ input: stream, crlfDelay: Infinity })) {
-      n++;
-      if (line.trim()) yield parse(`${name}:${n}`, line);
+  let pending: Buffer[] = [];
+  const line = (tail: Buffer): string => {
+    const bytes = pending.length ? Buffer.concat([...pending, tail]) : tail;
+    pending = [];
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    return bytes.toString('utf8', 0, end);
+  };
+  const chunks = (async function* () {
+    try {
+      for await (const chunk of stream) yield chunk as Buffer;
+    } catch (error) {
+      // Only the reading fails here: an error of the consumer ends the generator without passing by.
+      throw damaged(name, n, error);
     }
-  } catch (error) {
-    // Only the reading fails here: an error of the consumer ends the generator without passing by.
-    throw damaged(name, n, error);
+  })();
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      const text = line(chunk.subarray(start, end));
+      start = end + 1;
+      n++;
+      if (text.trim()) yield parse(`${name}:${n}`, text);
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  }
+  if (pending.length) {
+    const text = line(Buffer.alloc(0));
+    n++;
+    if (text.trim()) yield parse(`${name}:${n}`, text);
   }
 }
 

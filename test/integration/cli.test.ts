@@ -108,6 +108,22 @@ describe('odds ingest', () => {
     expect(stdout).toMatch(/1 rejected/);
   });
 
+  test('when a series has Windows line ends, blank lines, a broken line and no final line end, then every line is read and named by its number', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-lines-'));
+    try {
+      const [a, b, c] = zlib.gunzipSync(fs.readFileSync(feedPath('nba-2026-01-24.jsonl.gz'))).toString('utf8').split('\n');
+      const file = path.join(dir, 'series.jsonl.gz');
+      // a multi-byte character right where the gzip stream may be cut into chunks does not matter: lines are decoded whole
+      fs.writeFileSync(file, zlib.gzipSync(`${a}\r\n\r\n${b}\r\n{"broken": "é\r\n${c}`));
+      const res = await odds(['ingest', file], env());
+      expect(res.code).toBe(1);
+      expect(res.stdout).toMatch(/^ingested 4 documents: \d+ games, \d+ quotes changed, \d+ history rows, 1 rejected$/m);
+      expect(res.stderr).toMatch(new RegExp(`rejected ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4: \\(document\\): not valid JSON`));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   describe('when a compressed series is damaged', () => {
     let dir: string;
     beforeAll(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-damaged-'))));
