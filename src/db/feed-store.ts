@@ -1,5 +1,5 @@
 import { changeLogParts, changeLogPruneDue } from './change-log';
-import type { PrismaClient } from './client';
+import { rawQueryOf, type PrismaClient } from './client';
 import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from './feed-rows';
 
 /** What one stored document changed, for the summary line and the live event bus. */
@@ -579,7 +579,9 @@ async function diffDocument(prisma: PrismaClient, state: State, doc: NormalizedD
 /** Sends a capture's statement; null when the ingest counter showed another writer (nothing was written). */
 async function sendCapture(prisma: PrismaClient, capture: Capture): Promise<ChangeSet | null> {
   const { state, sweep, at, changedGames, changedMarkets } = capture;
-  const [result] = await prisma.$queryRawUnsafe<Array<{ version: bigint; ok: boolean; lost?: number[] }>>(capture.text, ...capture.params);
+  const raw = rawQueryOf(prisma);
+  type Result = { version: bigint | string; ok: boolean; lost?: number[] };
+  const [result] = raw ? ((await raw(capture.text, capture.params)) as Result[]) : await prisma.$queryRawUnsafe<Result[]>(capture.text, ...capture.params);
   if (!result?.ok) return null;
   if (sweep) {
     state.lastSweep = at;
