@@ -1,3 +1,4 @@
+import { LIVE_STATUSES } from '../domain';
 import { changeLogParts, changeLogPruneDue } from './change-log';
 import { rawQueryOf, type PrismaClient } from './client';
 import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from './feed-rows';
@@ -27,7 +28,6 @@ export const LOST_GAME_AFTER_MS = 3 * 3_600_000;
 /** Status of such a game (the status table of docs/feed.md documents it). */
 export const LOST_GAME_STATUS = 'unknown';
 const LOST_GAME_DISPLAY = 'Result unknown';
-const LIVE_STATUSES = ['in_progress', 'live'];
 /** How often (in feed time) the lost-game sweep runs: one cheap indexed statement. */
 const SWEEP_EVERY_MS = 5 * 60_000;
 /** Games no document has carried for this long leave the in-memory state (it is reloaded on demand). */
