@@ -103,6 +103,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     adapterFactory = new PrismaPg({ connectionString: options.databaseUrl });
     // One connection, opened on first use: only the ingesting process sends such statements.
     const pool = new Pool({ connectionString: options.databaseUrl, max: 1 });
+    // A connection lost while idle (a database restart) is dropped by the pool, which opens another
+    // for the next statement; unhandled, its 'error' event would end the process.
+    pool.on('error', () => {});
     raw = async (text, params) => (await pool.query(text, params as unknown[])).rows;
     closeStore = () => pool.end();
     kind = 'postgres';
