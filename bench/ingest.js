@@ -109,6 +109,9 @@ const postgres = {
   async insert(rows) {
     const c = new Client({ connectionString: this.url });
     await c.connect();
+    // The same durability as the ingest's capture statements (synchronous_commit off), as the shared
+    // benchmark gives its baseline: a disk with slow fsync must not slow the baseline alone.
+    await c.query('SET synchronous_commit = off');
     await c.query(BASELINE_TABLE);
     const t = performance.now();
     for (const [sql, args] of batches(rows)) {
