@@ -56,6 +56,11 @@ export function appErrorOf(error: GraphQLError): AppError {
   return new AppError('BAD_REQUEST', error.message);
 }
 
+/** The masked 500: what failed is in the logs under the request id the client is given (X-Request-Id). */
+function internalError(req: IncomingMessage): AppError {
+  return new AppError('INTERNAL', `${ERRORS.INTERNAL.message} (request id ${(req as IncomingMessage & { id?: string }).id ?? 'unknown'})`);
+}
+
 /** First issue of a zod error as "invalid parameter <name>: <what is allowed>". */
 function paramError(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): AppError {
   const issue = issues[0]!;
@@ -240,8 +245,9 @@ export function createRestHandler(deps: RestDeps): RestHandler {
         outcome = await outcomeOf(c, parsed, auth);
       }
       if ('error' in outcome) {
-        if (outcome.error.code === 'INTERNAL') deps.onError(outcome.cause, req);
-        return fail(outcome.error);
+        if (outcome.error.code !== 'INTERNAL') return fail(outcome.error);
+        deps.onError(outcome.cause, req);
+        return fail(internalError(req));
       }
       await sendRepresentation(req, res, outcome.representation, headers, c.route.status ?? 200);
     } catch (error) {
@@ -252,7 +258,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
       if (error instanceof AppError) return fail(error);
       if (isDatabaseUnavailable(error)) return fail(new AppError('UNAVAILABLE'));
       deps.onError(error, req);
-      fail(new AppError('INTERNAL', `${ERRORS.INTERNAL.message} (request id ${(req as IncomingMessage & { id?: string }).id ?? 'unknown'})`));
+      fail(internalError(req));
     }
   }
 
