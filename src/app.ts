@@ -39,8 +39,9 @@ import { buildOpenApi } from './rest/openapi';
 import { createResponseCache } from './rest/response-cache';
 import { createRestHandler, type Admission } from './rest/router';
 import { createGraphQLGetHandler, createPersistedQueryStore } from './rest/graphql-get';
+import { refusalOf, sendRefusal } from './rest/request-limits';
 import { answerClientError } from './rest/transport-errors';
-import { createWebSite } from './web/site';
+import { createWebSite, WEB_PAGE_PATHS } from './web/site';
 
 /** What the app is built from; main.ts and tests provide them. */
 export interface AppDeps {
@@ -264,6 +265,10 @@ export function createApp(deps: AppDeps): App {
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     persistedQueries: { cache: persistedQueries },
+    // A GET carrying Authorization was preflighted (a browser cannot send that header cross-site
+    // without asking), so it is no CSRF risk: a keyed GET is answered, plan refusals included
+    // (FORBIDDEN), instead of Apollo's CSRF BAD_REQUEST. Apollo's own two headers still count.
+    csrfPrevention: { requestHeaders: ['authorization', 'x-apollo-operation-name', 'apollo-require-preflight'] },
     validationRules: shapeLimitRules(),
     parseOptions: PARSE_OPTIONS,
     plugins: [
@@ -343,6 +348,12 @@ export function createApp(deps: AppDeps): App {
   // The live board at / and the docs at /docs: public pages; the data they show is fetched with the user's key.
   app.use(createWebSite({ today: () => localDateOf(now(), deps.config.leagueTimeZone) }));
 
+  // Other methods on the GET-only pages and endpoints: 405 with Allow, not the catch-all 404.
+  app.all(['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json', '/api/v1/asyncapi.json', ...WEB_PAGE_PATHS], (req, res, next) => {
+    // a GET here is one the page did not answer (an unknown guide): the 404 below
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    sendRest(res.set('Allow', 'GET, HEAD'), new AppError('METHOD_NOT_ALLOWED', `${ERRORS.METHOD_NOT_ALLOWED.message}: ${req.method} ${req.path} takes GET, HEAD`));
+  });
   app.use((_req, res) => {
     res.status(404).json(errorBody(new AppError('ROUTE_NOT_FOUND')));
   });
@@ -365,7 +376,7 @@ export function createApp(deps: AppDeps): App {
   // REST GETs are answered before Express (the hot path); everything else goes to the Express app.
   // Every request gets an id (the client's X-Request-Id when sane), echoed, logged, and known to every
   // step after (Apollo's formatError included); and counts in the request metrics by route pattern.
-  const httpServer = http.createServer((req, res) => {
+  const httpServer = http.createServer({ requireHostHeader: false }, (req, res) => {
     const id = requestIdOf(req.headers['x-request-id']);
     (req as IncomingMessage & { id: string }).id = id;
     res.setHeader('X-Request-Id', id);
@@ -376,6 +387,8 @@ export function createApp(deps: AppDeps): App {
       metrics.httpRequests.inc({ method: req.method ?? 'GET', route, status: String(res.statusCode) });
     });
     httpLogger?.(req, res);
+    const refused = refusalOf(req);
+    if (refused) return sendRefusal(req, res, refused);
     const handle = () =>
       requestIds.run(id, () => {
         if (!sse.handle(req, res) && !rest(req, res)) app(req, res);

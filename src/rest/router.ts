@@ -284,32 +284,49 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     return warming;
   };
 
+  // Every route's pattern and methods (a GET answers HEAD too, an event stream only GET), to answer
+  // other methods with 405.
+  const methodsOf = (deps.routes ?? ROUTES).map((route) => ({
+    methods: route.eventStream ? ['GET'] : route.method ? [route.method] : ['GET', 'HEAD'],
+    match: match(route.path, { decode: decodeURIComponent, sensitive: false, trailing: true }),
+  }));
+  /** The methods the routes of `path` take, or none when no route has that path. */
+  const allowed = (path: string): string[] => {
+    const methods = new Set(methodsOf.filter((r) => r.match(path)).flatMap((r) => r.methods));
+    return ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'].filter((m) => methods.has(m));
+  };
+  const answer = (req: IncomingMessage, res: ServerResponse, error: AppError, headers: Record<string, string> = {}) => {
+    const body = Buffer.from(JSON.stringify(errorBody(error)));
+    res.writeHead(error.status, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
   const handler = (req: IncomingMessage, res: ServerResponse): boolean => {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    if (method !== 'GET' && method !== 'POST' && method !== 'PATCH' && method !== 'DELETE') return false;
     const url = req.url ?? '/';
     if (!url.startsWith(prefix)) return false;
     const q = url.indexOf('?');
     const path = q === -1 ? url.slice(prefix.length) : url.slice(prefix.length, q);
     const search = q === -1 ? '' : url.slice(q + 1);
-    for (const c of compiled) {
-      if ((c.route.method ?? 'GET') !== method) continue;
-      let found: ReturnType<CompiledRoute['match']>;
-      try {
-        found = c.match(path);
-      } catch {
-        // a malformed %-escape in a path parameter
-        const body = Buffer.from(JSON.stringify(errorBody(new AppError('BAD_REQUEST', 'invalid request: malformed URL encoding'))));
-        res.writeHead(400, { 'Content-Type': JSON_TYPE, 'Content-Length': body.length });
-        res.end(req.method === 'HEAD' ? undefined : body);
-        return true;
+    try {
+      for (const c of compiled) {
+        if ((c.route.method ?? 'GET') !== method) continue;
+        const found = c.match(path);
+        if (found) {
+          void handle(c, url, found.params, search, req, res);
+          return true;
+        }
       }
-      if (found) {
-        void handle(c, url, found.params, search, req, res);
-        return true;
-      }
+      // A known path asked with another method (PUT /games, POST /games/1): 405 and what it takes.
+      const methods = allowed(path);
+      if (!methods.length) return false;
+      answer(req, res, new AppError('METHOD_NOT_ALLOWED', `${ERRORS.METHOD_NOT_ALLOWED.message}: ${req.method} ${prefix}${path} takes ${methods.join(', ')}`), { Allow: methods.join(', ') });
+      return true;
+    } catch {
+      // a malformed %-escape in a path parameter
+      answer(req, res, new AppError('BAD_REQUEST', 'invalid request: malformed URL encoding'));
+      return true;
     }
-    return false;
   };
   return Object.assign(handler, { warm });
 }
