@@ -7,7 +7,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import cors, { type CorsOptions } from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { GraphQLError, Kind } from 'graphql';
+import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type Redis from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import type { IncomingMessage } from 'node:http';
@@ -262,8 +262,13 @@ export function createApp(deps: AppDeps): App {
 
   // Automatic persisted queries: one store for Apollo (POST registration) and the cached GET path.
   const persistedQueries = createPersistedQueryStore();
+  // Introspection is a setting (GRAPHQL_INTROSPECTION, on by default), never NODE_ENV's: Apollo would
+  // turn it off under NODE_ENV=production and break GraphiQL, codegen and client tools there. Off, it
+  // is refused on POST (Apollo's own rule) and on the cached GET path (the same rule of graphql-js).
+  const introspectionRules = deps.config.graphqlIntrospection ? [] : [NoSchemaIntrospectionCustomRule];
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
+    introspection: deps.config.graphqlIntrospection,
     persistedQueries: { cache: persistedQueries },
     // A GET carrying Authorization was preflighted (a browser cannot send that header cross-site
     // without asking), so it is no CSRF risk: a keyed GET is answered, plan refusals included
@@ -326,7 +331,7 @@ export function createApp(deps: AppDeps): App {
   // GraphQL queries over GET (plain or persisted) come from the REST response cache, with ETags.
   const graphqlGet =
     restCache &&
-    createGraphQLGetHandler({ schema, rules: shapeLimitRules(), cache: restCache, persistedQueries, dataVersion: () => dataVersion.current, createContext: contextFor });
+    createGraphQLGetHandler({ schema, rules: [...shapeLimitRules(), ...introspectionRules], cache: restCache, persistedQueries, dataVersion: () => dataVersion.current, createContext: contextFor });
   const graphqlGetFromCache = async (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' || !graphqlGet) return next();
     try {
