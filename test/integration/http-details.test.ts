@@ -99,6 +99,13 @@ describe('methods a route does not take', () => {
     expect(res.body).toEqual({ success: false, error: expect.stringMatching(new RegExp(`^method not allowed: ${method} .* takes ${allow}$`)) });
   });
 
+  test('when /graphql is asked with another method than GET or POST, then 405 with Allow in GraphQL shape', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
+      const res = await request(t, method, '/graphql', elite);
+      expect([method, res.status, res.headers.get('allow'), res.body.errors[0].extensions.code]).toEqual([method, 405, 'GET, POST', 'BAD_REQUEST']);
+    }
+  });
+
   test('when a path is unknown, then it is still 404 whatever the method', async () => {
     for (const method of ['GET', 'PUT', 'DELETE']) {
       expect((await request(t, method, `${BASE}/nothing-here`, elite)).status).toBe(404);
