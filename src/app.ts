@@ -7,7 +7,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import cors, { type CorsOptions } from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { GraphQLError, Kind } from 'graphql';
+import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type Redis from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import type { IncomingMessage } from 'node:http';
@@ -39,8 +39,9 @@ import { buildOpenApi } from './rest/openapi';
 import { createResponseCache } from './rest/response-cache';
 import { createRestHandler, type Admission } from './rest/router';
 import { createGraphQLGetHandler, createPersistedQueryStore } from './rest/graphql-get';
+import { refusalOf, sendRefusal } from './rest/request-limits';
 import { answerClientError } from './rest/transport-errors';
-import { createWebSite } from './web/site';
+import { createWebSite, WEB_PAGE_PATHS } from './web/site';
 
 /** What the app is built from; main.ts and tests provide them. */
 export interface AppDeps {
@@ -261,9 +262,18 @@ export function createApp(deps: AppDeps): App {
 
   // Automatic persisted queries: one store for Apollo (POST registration) and the cached GET path.
   const persistedQueries = createPersistedQueryStore();
+  // Introspection is a setting (GRAPHQL_INTROSPECTION, on by default), never NODE_ENV's: Apollo would
+  // turn it off under NODE_ENV=production and break GraphiQL, codegen and client tools there. Off, it
+  // is refused on POST (Apollo's own rule) and on the cached GET path (the same rule of graphql-js).
+  const introspectionRules = deps.config.graphqlIntrospection ? [] : [NoSchemaIntrospectionCustomRule];
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
+    introspection: deps.config.graphqlIntrospection,
     persistedQueries: { cache: persistedQueries },
+    // A GET carrying Authorization was preflighted (a browser cannot send that header cross-site
+    // without asking), so it is no CSRF risk: a keyed GET is answered, plan refusals included
+    // (FORBIDDEN), instead of Apollo's CSRF BAD_REQUEST. Apollo's own two headers still count.
+    csrfPrevention: { requestHeaders: ['authorization', 'x-apollo-operation-name', 'apollo-require-preflight'] },
     validationRules: shapeLimitRules(),
     parseOptions: PARSE_OPTIONS,
     plugins: [
@@ -321,7 +331,7 @@ export function createApp(deps: AppDeps): App {
   // GraphQL queries over GET (plain or persisted) come from the REST response cache, with ETags.
   const graphqlGet =
     restCache &&
-    createGraphQLGetHandler({ schema, rules: shapeLimitRules(), cache: restCache, persistedQueries, dataVersion: () => dataVersion.current, createContext: contextFor });
+    createGraphQLGetHandler({ schema, rules: [...shapeLimitRules(), ...introspectionRules], cache: restCache, persistedQueries, dataVersion: () => dataVersion.current, createContext: contextFor });
   const graphqlGetFromCache = async (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' || !graphqlGet) return next();
     try {
@@ -343,6 +353,12 @@ export function createApp(deps: AppDeps): App {
   // The live board at / and the docs at /docs: public pages; the data they show is fetched with the user's key.
   app.use(createWebSite({ today: () => localDateOf(now(), deps.config.leagueTimeZone) }));
 
+  // Other methods on the GET-only pages and endpoints: 405 with Allow, not the catch-all 404.
+  app.all(['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json', '/api/v1/asyncapi.json', ...WEB_PAGE_PATHS], (req, res, next) => {
+    // a GET here is one the page did not answer (an unknown guide): the 404 below
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    sendRest(res.set('Allow', 'GET, HEAD'), new AppError('METHOD_NOT_ALLOWED', `${ERRORS.METHOD_NOT_ALLOWED.message}: ${req.method} ${req.path} takes GET, HEAD`));
+  });
   app.use((_req, res) => {
     res.status(404).json(errorBody(new AppError('ROUTE_NOT_FOUND')));
   });
@@ -365,7 +381,7 @@ export function createApp(deps: AppDeps): App {
   // REST GETs are answered before Express (the hot path); everything else goes to the Express app.
   // Every request gets an id (the client's X-Request-Id when sane), echoed, logged, and known to every
   // step after (Apollo's formatError included); and counts in the request metrics by route pattern.
-  const httpServer = http.createServer((req, res) => {
+  const httpServer = http.createServer({ requireHostHeader: false }, (req, res) => {
     const id = requestIdOf(req.headers['x-request-id']);
     (req as IncomingMessage & { id: string }).id = id;
     res.setHeader('X-Request-Id', id);
@@ -376,6 +392,8 @@ export function createApp(deps: AppDeps): App {
       metrics.httpRequests.inc({ method: req.method ?? 'GET', route, status: String(res.statusCode) });
     });
     httpLogger?.(req, res);
+    const refused = refusalOf(req);
+    if (refused) return sendRefusal(req, res, refused);
     const handle = () =>
       requestIds.run(id, () => {
         if (!sse.handle(req, res) && !rest(req, res)) app(req, res);

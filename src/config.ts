@@ -33,6 +33,8 @@ export interface Config {
   readonly restCacheMs: number;
   /** DEBUG_ERRORS: GraphQL errors carry stack traces (never in production use). */
   readonly debugErrors: boolean;
+  /** GRAPHQL_INTROSPECTION: the schema answers introspection (GraphiQL, codegen, clients); on in every environment unless set false. */
+  readonly graphqlIntrospection: boolean;
   /** Requests per minute per key, by plan, and for the admin key (RATE_LIMIT_*). */
   readonly rateLimits: Readonly<Record<RateBucket, number>>;
   /** Open live connections per key and API process, by plan (LIVE_CONNECTIONS_*). */
@@ -107,6 +109,7 @@ const schema = z.object({
   SIMULATOR_CLOCK: z.enum(['demo', 'real']).default('demo'),
   REST_CACHE_MS: int(0, 3_600_000).default(300_000),
   DEBUG_ERRORS: z.enum(['true', 'false', '1', '0']).default('false'),
+  GRAPHQL_INTROSPECTION: z.enum(['true', 'false', '1', '0']).default('true'),
   RATE_LIMIT_STARTER: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.starter),
   RATE_LIMIT_PRO: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.pro),
   RATE_LIMIT_ELITE: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.elite),
@@ -161,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorClock: e.SIMULATOR_CLOCK,
     restCacheMs: e.REST_CACHE_MS,
     debugErrors: e.DEBUG_ERRORS === 'true' || e.DEBUG_ERRORS === '1',
+    graphqlIntrospection: e.GRAPHQL_INTROSPECTION === 'true' || e.GRAPHQL_INTROSPECTION === '1',
     liveConnections: Object.freeze({ starter: e.LIVE_CONNECTIONS_STARTER, pro: e.LIVE_CONNECTIONS_PRO, elite: e.LIVE_CONNECTIONS_ELITE }),
     corsOrigins: Object.freeze([...e.CORS_ORIGINS]),
     webhooks: Object.freeze({

@@ -36,6 +36,7 @@ export function redactUrl(url: string): string {
  */
 export const REDACT_PATHS = [
   'req.headers.authorization',
+  'req.headers["proxy-authorization"]',
   'req.headers["x-api-key"]',
   'req.headers.cookie',
   'res.headers["set-cookie"]',

@@ -46,15 +46,26 @@ export interface NewDelivery {
 
 const asRow = (w: { predicate: unknown } & Omit<WebhookRow, 'predicate'>): WebhookRow => ({ ...w, predicate: w.predicate as Record<string, unknown> });
 
-export async function countWebhooks(prisma: PrismaClient, keyId: string): Promise<number> {
-  return prisma.webhook.count({ where: { keyId } });
-}
-
-export async function createWebhook(
+/**
+ * Creates a webhook unless its key already holds `max`. The key's row is locked (FOR UPDATE) for the
+ * transaction, so concurrent creations for one key count and insert one after another, and the cap
+ * holds however many arrive at once (a count then an insert outside a lock would let them all in).
+ * @returns null when the key is at the cap: nothing written
+ */
+export async function createWebhookWithinCap(
   prisma: PrismaClient,
+  max: number,
   input: { keyId: string; url: string; description: string | null; secret: string; predicate: Prisma.InputJsonValue; enabled: boolean; createdAt: Date },
-): Promise<WebhookRow> {
-  return asRow(await prisma.webhook.create({ data: input }));
+): Promise<WebhookRow | null> {
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM "ApiKey" WHERE "id" = ${input.keyId} FOR UPDATE`;
+      if ((await tx.webhook.count({ where: { keyId: input.keyId } })) >= max) return null;
+      return asRow(await tx.webhook.create({ data: input }));
+    },
+    // Creations of one key wait for each other: a burst queues rather than failing on Prisma's 2 s / 5 s defaults.
+    { maxWait: 30_000, timeout: 30_000 },
+  );
 }
 
 /** The key's webhooks, oldest first. */

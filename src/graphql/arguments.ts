@@ -22,6 +22,17 @@ export function invalidParameter(name: string, allowed: string): AppError {
 }
 
 /**
+ * Control characters (C0, DEL, C1) and lone surrogates: never part of a URL, a label or a name, and
+ * NUL is more than PostgreSQL's text can store (it would fail the write with a 500).
+ */
+const CONTROL = /[\p{Cc}\p{Cs}]/u;
+
+/** Refuses text holding a control character, before it reaches the database. @throws AppError BAD_REQUEST */
+export function refuseControlCharacters(name: string, value: string): void {
+  if (CONTROL.test(value)) throw invalidParameter(name, 'must not contain control characters (NUL, tab, line breaks, ...)');
+}
+
+/**
  * Throws unless every value is one of `allowed`, a subset of its enum that another argument
  * decides (the sides of the listed market). No list means no filter. @throws AppError BAD_REQUEST
  */

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DEFAULT_DEVIG_METHOD, type DevigMethod, type MarketType, type WebhookPredicateType } from '../domain';
 import type { DeliveryRow, WebhookRow } from '../db/webhook-repository';
-import { invalidParameter } from './arguments';
+import { invalidParameter, refuseControlCharacters } from './arguments';
 import { isPrivateHost } from './webhook-target';
 
 // The rules of a webhook given to createWebhook / updateWebhook (docs/webhooks.md), in one place so
@@ -91,8 +91,10 @@ export function checkPredicate(input: PredicateInput): WebhookPredicateModel {
   return out;
 }
 
-/** A target URL checked. @throws AppError BAD_REQUEST (not http(s), too long, credentials, private address) */
+/** A target URL checked. @throws AppError BAD_REQUEST (control characters, not http(s), too long, credentials, private address) */
 export function checkUrl(value: string, allowPrivate: boolean): string {
+  // Checked before trim() and the URL parser, which would drop or escape some of them silently.
+  refuseControlCharacters('url', value);
   const url = value.trim();
   if (url.length > MAX_URL_LENGTH) throw invalidParameter('url', `must be at most ${MAX_URL_LENGTH} characters`);
   let parsed: URL;
@@ -104,14 +106,15 @@ export function checkUrl(value: string, allowPrivate: boolean): string {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalidParameter('url', 'must be an absolute http or https URL');
   if (parsed.username || parsed.password) throw invalidParameter('url', 'must not carry credentials (verify the webhook-signature header instead)');
   if (!allowPrivate && isPrivateHost(parsed.hostname)) {
-    throw invalidParameter('url', 'must not point at a private, loopback or link-local address (the service refuses to call into its own network)');
+    throw invalidParameter('url', 'must not point at a private, loopback, link-local or other special-purpose address, nor at the host the service runs on (the service refuses to call into its own network)');
   }
   return url;
 }
 
-/** A label checked: null when empty. */
+/** A label checked: null when empty. @throws AppError BAD_REQUEST (control characters, too long) */
 export function checkDescription(value: string | null | undefined): string | null {
   if (!present(value)) return null;
+  refuseControlCharacters('description', value);
   const text = value.trim();
   if (text.length > MAX_DESCRIPTION_LENGTH) throw invalidParameter('description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
   return text || null;

@@ -56,6 +56,11 @@ export function appErrorOf(error: GraphQLError): AppError {
   return new AppError('BAD_REQUEST', error.message);
 }
 
+/** The masked 500: what failed is in the logs under the request id the client is given (X-Request-Id). */
+function internalError(req: IncomingMessage): AppError {
+  return new AppError('INTERNAL', `${ERRORS.INTERNAL.message} (request id ${(req as IncomingMessage & { id?: string }).id ?? 'unknown'})`);
+}
+
 /** First issue of a zod error as "invalid parameter <name>: <what is allowed>". */
 function paramError(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): AppError {
   const issue = issues[0]!;
@@ -240,8 +245,9 @@ export function createRestHandler(deps: RestDeps): RestHandler {
         outcome = await outcomeOf(c, parsed, auth);
       }
       if ('error' in outcome) {
-        if (outcome.error.code === 'INTERNAL') deps.onError(outcome.cause, req);
-        return fail(outcome.error);
+        if (outcome.error.code !== 'INTERNAL') return fail(outcome.error);
+        deps.onError(outcome.cause, req);
+        return fail(internalError(req));
       }
       await sendRepresentation(req, res, outcome.representation, headers, c.route.status ?? 200);
     } catch (error) {
@@ -252,7 +258,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
       if (error instanceof AppError) return fail(error);
       if (isDatabaseUnavailable(error)) return fail(new AppError('UNAVAILABLE'));
       deps.onError(error, req);
-      fail(new AppError('INTERNAL', `${ERRORS.INTERNAL.message} (request id ${(req as IncomingMessage & { id?: string }).id ?? 'unknown'})`));
+      fail(internalError(req));
     }
   }
 
@@ -278,32 +284,49 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     return warming;
   };
 
+  // Every route's pattern and methods (a GET answers HEAD too, an event stream only GET), to answer
+  // other methods with 405.
+  const methodsOf = (deps.routes ?? ROUTES).map((route) => ({
+    methods: route.eventStream ? ['GET'] : route.method ? [route.method] : ['GET', 'HEAD'],
+    match: match(route.path, { decode: decodeURIComponent, sensitive: false, trailing: true }),
+  }));
+  /** The methods the routes of `path` take, or none when no route has that path. */
+  const allowed = (path: string): string[] => {
+    const methods = new Set(methodsOf.filter((r) => r.match(path)).flatMap((r) => r.methods));
+    return ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'].filter((m) => methods.has(m));
+  };
+  const answer = (req: IncomingMessage, res: ServerResponse, error: AppError, headers: Record<string, string> = {}) => {
+    const body = Buffer.from(JSON.stringify(errorBody(error)));
+    res.writeHead(error.status, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
   const handler = (req: IncomingMessage, res: ServerResponse): boolean => {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    if (method !== 'GET' && method !== 'POST' && method !== 'PATCH' && method !== 'DELETE') return false;
     const url = req.url ?? '/';
     if (!url.startsWith(prefix)) return false;
     const q = url.indexOf('?');
     const path = q === -1 ? url.slice(prefix.length) : url.slice(prefix.length, q);
     const search = q === -1 ? '' : url.slice(q + 1);
-    for (const c of compiled) {
-      if ((c.route.method ?? 'GET') !== method) continue;
-      let found: ReturnType<CompiledRoute['match']>;
-      try {
-        found = c.match(path);
-      } catch {
-        // a malformed %-escape in a path parameter
-        const body = Buffer.from(JSON.stringify(errorBody(new AppError('BAD_REQUEST', 'invalid request: malformed URL encoding'))));
-        res.writeHead(400, { 'Content-Type': JSON_TYPE, 'Content-Length': body.length });
-        res.end(req.method === 'HEAD' ? undefined : body);
-        return true;
+    try {
+      for (const c of compiled) {
+        if ((c.route.method ?? 'GET') !== method) continue;
+        const found = c.match(path);
+        if (found) {
+          void handle(c, url, found.params, search, req, res);
+          return true;
+        }
       }
-      if (found) {
-        void handle(c, url, found.params, search, req, res);
-        return true;
-      }
+      // A known path asked with another method (PUT /games, POST /games/1): 405 and what it takes.
+      const methods = allowed(path);
+      if (!methods.length) return false;
+      answer(req, res, new AppError('METHOD_NOT_ALLOWED', `${ERRORS.METHOD_NOT_ALLOWED.message}: ${req.method} ${prefix}${path} takes ${methods.join(', ')}`), { Allow: methods.join(', ') });
+      return true;
+    } catch {
+      // a malformed %-escape in a path parameter
+      answer(req, res, new AppError('BAD_REQUEST', 'invalid request: malformed URL encoding'));
+      return true;
     }
-    return false;
   };
   return Object.assign(handler, { warm });
 }

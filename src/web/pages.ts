@@ -39,7 +39,7 @@ export function boardPage(today: string): string {
     scripts: ['/assets/vendor/socket.io.js', '/assets/vendor/uplot.js', '/assets/api-key.js', '/assets/board.js'],
     body: `<header class="board-head"><h1>Live odds board <span class="date" id="board-date"></span></h1>
 <form id="key-form" class="key-form" autocomplete="off"><label for="api-key">API key</label><input id="api-key" name="api-key" type="password" placeholder="sk_..." spellcheck="false"><button type="submit">Connect</button></form>
-<p id="status" class="status" role="status">Enter an API key to load today's games.</p></header>
+<p id="status" class="status" role="status">Enter an API key to load today's games. Running the demo (npm start)? It printed a ready demo key in its terminal, also kept in data/demo-key.</p></header>
 <section id="highlights" class="highlights" hidden><h2>Value and arbitrage</h2><ul id="highlight-list"></ul></section>
 <main id="games" class="games"></main>`,
   });

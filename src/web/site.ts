@@ -37,6 +37,9 @@ function sendPage(res: Response, html: string): void {
   res.set('Content-Security-Policy', CONTENT_SECURITY_POLICY).set('Cache-Control', 'no-cache').type('html').send(html);
 }
 
+/** The paths of the pages below, all GET (app.ts answers other methods on them with 405). */
+export const WEB_PAGE_PATHS = ['/', '/favicon.ico', '/docs', '/docs/api', '/docs/graphql', '/docs/asyncapi', '/docs/guides/:name', '/assets/vendor/:file', '/assets/:file'];
+
 /**
  * The public pages (no key needed to load them; the data they show is fetched with the user's key):
  * the live board at /, the docs at /docs (guides, REST reference, GraphQL explorer, live events), and

@@ -15,9 +15,20 @@ export interface AttemptResult {
   ok: boolean;
   /** The receiver's HTTP status, or null when none came. */
   status: number | null;
-  /** Why it failed, or null. */
+  /**
+   * Why it failed, as the delivery log shows it to the key, or null. Without an HTTP answer it is
+   * always NO_HTTP_ANSWER: a refused, reset, timed-out or non-HTTP connection would otherwise tell a
+   * key probing addresses which ports are open (the sender would be a port scanner).
+   */
   error: string | null;
+  /** What happened exactly, for the operator's log only (never stored in the delivery log). */
+  detail?: string;
 }
+
+/** The delivery log's word for every attempt that got no HTTP answer. */
+export const NO_HTTP_ANSWER = 'no HTTP answer (connection refused, reset or timed out, or the receiver does not speak HTTP)';
+/** The delivery log's word for a target refused by the SSRF guard (docs/webhooks.md). */
+export const TARGET_REFUSED = 'target refused: it is or resolves to a private, loopback, link-local or other special-purpose address, or this host';
 
 export interface SendOptions {
   timeoutMs: number;
@@ -52,11 +63,11 @@ export function sendWebhook(url: string, secret: string, messageId: string, body
     try {
       target = new URL(url);
     } catch {
-      resolve({ ok: false, status: null, error: 'invalid URL' });
+      resolve({ ok: false, status: null, error: 'invalid URL', detail: 'invalid URL' });
       return;
     }
     if (!options.allowPrivateTargets && isPrivateHost(target.hostname)) {
-      resolve({ ok: false, status: null, error: 'private, loopback or link-local target refused' });
+      resolve({ ok: false, status: null, error: TARGET_REFUSED, detail: `${target.hostname} refused` });
       return;
     }
     const timestamp = new Date(Math.floor(options.now.getTime() / 1000) * 1000);
@@ -94,7 +105,10 @@ export function sendWebhook(url: string, secret: string, messageId: string, body
     // The whole attempt, connection included, has one deadline.
     const deadline = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
     request.on('timeout', () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
-    request.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, status: null, error: error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message }));
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      const detail = error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message;
+      resolve({ ok: false, status: null, error: error.code === 'EPRIVATE' ? TARGET_REFUSED : NO_HTTP_ANSWER, detail });
+    });
     request.on('close', () => clearTimeout(deadline));
     request.end(body);
   });

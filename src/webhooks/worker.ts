@@ -71,7 +71,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     const next = nextAttemptAt(d.createdAt, d.attempts + 1, done, policy, random());
     await recordAttempt(db.prisma, d.id, { status: next ? 'pending' : 'failed', httpStatus: result.status, error: result.error, at: done, ...(next && { nextAttemptAt: next }) });
     deps.onAttempt?.(next ? 'retry' : 'failed');
-    log.info({ webhookId: d.webhookId, messageId: d.messageId, attempts: d.attempts + 1, status: result.status, error: result.error, retry: Boolean(next) }, 'webhook delivery failed');
+    log.info({ webhookId: d.webhookId, messageId: d.messageId, attempts: d.attempts + 1, status: result.status, error: result.detail ?? result.error, retry: Boolean(next) }, 'webhook delivery failed');
   }
 
   async function runRound(): Promise<void> {

@@ -61,6 +61,27 @@ test('when the standard introspection query is sent with a key, then it is answe
   expect(res.body.data.__schema.queryType.name).toBe('Query');
 });
 
+// Introspection is on in every environment (this file also runs under NODE_ENV=production: the
+// `production` project of jest.config.js); GRAPHQL_INTROSPECTION=false turns it off.
+describe('when GRAPHQL_INTROSPECTION is false', () => {
+  let closed: TestApp;
+  beforeAll(async () => {
+    closed = await startTestApp({ db: t.db, env: { GRAPHQL_INTROSPECTION: 'false', REST_CACHE_MS: '300000' } });
+  });
+  afterAll(() => closed.close());
+
+  test('then introspection is refused over POST and over GET (the cached path too), and ordinary queries still run', async () => {
+    const post = await closed.graphql('{ __schema { queryType { name } } }', {}, elite);
+    expect(post.body.errors[0]).toMatchObject({ message: expect.stringMatching(/introspection/i), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "Query") { name } }']) {
+      const res = await fetch(`${closed.baseUrl}/graphql?query=${encodeURIComponent(query)}`, { headers: { authorization: `Bearer ${elite}` } });
+      const body = (await res.json()) as any;
+      expect([query, body.data?.__schema ?? body.data?.__type ?? null, body.errors?.[0]?.extensions?.code]).toEqual([query, null, 'GRAPHQL_VALIDATION_FAILED']);
+    }
+    expect((await closed.graphql('{ ok }', {}, elite)).body).toEqual({ data: { ok: true } });
+  });
+});
+
 test.each([
   ['aliases', `{ ${Array.from({ length: MAX_ALIASES + 1 }, (_, i) => `a${i}: ok`).join(' ')} }`, /alias/i],
   ['directives', `{ ok ${'@include(if: true) '.repeat(MAX_DIRECTIVES + 1)}}`, /directive/i],

@@ -61,6 +61,16 @@ test('when every transport carries keys, valid and not, then no log line holds o
   expect(logs).toContain('api_key=[redacted]');
 });
 
+test('when a key comes in Proxy-Authorization (or Cookie), then the request log shows the header redacted', async () => {
+  const proxied = (await t.createKey('pro')).key;
+  const before = lines.length;
+  await fetch(`${t.baseUrl}/api/v1/nba/odds/leagues`, { headers: { 'proxy-authorization': `Bearer ${proxied}`, cookie: `key=${proxied}` } });
+  await waitFor('the request log line', () => lines.slice(before).some((l) => l.includes('/api/v1/nba/odds/leagues')));
+  const logged = lines.slice(before).join('');
+  expect(logged).not.toContain(proxied);
+  expect(logged).toContain('"proxy-authorization":"[redacted]"');
+});
+
 test('when a secret-bearing variable is invalid, then the configuration error names it without its value', () => {
   const attempt = () => loadConfig({ DATABASE_URL: 'mysql://admin:hunter2-secret@db:3306/odds', ADMIN_KEY: 'short-secret' });
   expect(attempt).toThrow(ConfigError);

@@ -120,9 +120,16 @@ run('docs site in Chromium', () => {
     const page = await open('/docs/graphql');
     await page.locator('.graphiql-container').waitFor();
     const sent = page.waitForRequest((r) => r.url().endsWith('/graphql') && r.method() === 'POST' && r.headers()['authorization'] === `Bearer ${key}`);
+    // GraphiQL loads the schema by introspection (refused by Apollo under NODE_ENV=production unless the service says otherwise).
+    const schema = page.waitForResponse(
+      (r) => r.url().endsWith('/graphql') && r.request().headers()['authorization'] === `Bearer ${key}` && (r.request().postData() ?? '').includes('__schema'),
+    );
     await page.fill('#api-key', key);
     await page.click('#key-form button');
     await sent;
+    const introspected = (await (await schema).json()) as { data?: { __schema?: { queryType: { name: string } } }; errors?: unknown };
+    expect(introspected.errors).toBeUndefined();
+    expect(introspected.data?.__schema?.queryType.name).toBe('Query');
     await page.locator('.graphiql-execute-button').click();
     await page.locator('.result-window').getByText('"__typename": "Query"').waitFor();
     await page.close();

@@ -123,7 +123,7 @@ describe('webhooks: registering and managing', () => {
     for (const url of ['http://127.0.0.1:8080/x', 'http://10.1.2.3/x', 'http://192.168.0.4/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x', 'http://localhost:3000/x', 'http://[::ffff:127.0.0.1]/x']) {
       const res = await call(strict, 'POST', BASE, pro, { url, predicate: { type: 'status_change' } });
       expect([url, res.status]).toEqual([url, 400]);
-      expect(res.body.error).toMatch(/invalid parameter url: must not point at a private, loopback or link-local address/);
+      expect(res.body.error).toMatch(/invalid parameter url: must not point at a private, loopback, link-local or other special-purpose address/);
     }
     expect((await call(strict, 'POST', BASE, pro, { url: 'https://hooks.example.com/odds', predicate: { type: 'status_change' } })).status).toBe(201);
   });

@@ -1,6 +1,6 @@
 import { startFeeds } from '../../src/ingest/feed-runner';
 import { createLogger } from '../../src/logger';
-import { sendWebhook } from '../../src/webhooks/send';
+import { NO_HTTP_ANSWER, sendWebhook } from '../../src/webhooks/send';
 import { startWebhookWorker } from '../../src/webhooks/worker';
 import { startTestApp, type TestApp } from '../support/app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -83,6 +83,6 @@ describe('one attempt (src/webhooks/send.ts)', () => {
     receiver.answers = [302];
     expect(await attempt(receiver.url, true)).toEqual({ ok: false, status: 302, error: 'HTTP 302' });
     receiver.answers = ['hang'];
-    expect(await attempt(receiver.url, true, 300)).toMatchObject({ ok: false, status: null, error: 'no answer within 300 ms' });
+    expect(await attempt(receiver.url, true, 300)).toMatchObject({ ok: false, status: null, error: NO_HTTP_ANSWER, detail: 'no answer within 300 ms' });
   });
 });

@@ -1,5 +1,6 @@
 import { createAccount, createKey, listKeys, revokeKey, updateAccount } from '../../db/account-store';
 import { AppError } from '../../errors';
+import { refuseControlCharacters } from '../arguments';
 import type { AccountResolvers, ApiKeyListingResolvers, MutationResolvers, QueryResolvers } from '../__generated__/resolvers-types';
 
 // Admin operations (schema/admin.graphql). The admin-key check is the schema's root-field guard.
@@ -10,9 +11,13 @@ export const AdminQuery: Pick<QueryResolvers, 'apiKeys'> = {
 
 export const Mutation: MutationResolvers = {
   ok: () => true,
-  createAccount: (_root, args, ctx) =>
-    createAccount(ctx.db.prisma, { name: args.name, plan: args.plan, subscriptionEndsAt: args.subscriptionEndsAt ?? null }),
+  createAccount: (_root, args, ctx) => {
+    refuseControlCharacters('name', args.name);
+    return createAccount(ctx.db.prisma, { name: args.name, plan: args.plan, subscriptionEndsAt: args.subscriptionEndsAt ?? null });
+  },
   createApiKey: async (_root, args, ctx) => {
+    if (args.name) refuseControlCharacters('name', args.name);
+    if (args.accountId) refuseControlCharacters('accountId', args.accountId);
     try {
       const key = await createKey(ctx.db.prisma, {
         accountId: args.accountId ?? undefined,
@@ -28,11 +33,13 @@ export const Mutation: MutationResolvers = {
   },
   // Each change is announced after its write, so every API process drops the key before we answer.
   revokeApiKey: async (_root, args, ctx) => {
+    refuseControlCharacters('id', args.id);
     const revoked = await revokeKey(ctx.db.prisma, args.id);
     if (revoked) await ctx.keyChanged?.({ keyId: args.id });
     return revoked;
   },
   updateAccount: async (_root, args, ctx) => {
+    refuseControlCharacters('id', args.id);
     const account = await updateAccount(ctx.db.prisma, args.id, {
       plan: args.plan ?? undefined,
       subscriptionStatus: args.subscriptionStatus ?? undefined,

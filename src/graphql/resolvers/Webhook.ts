@@ -1,7 +1,6 @@
 import { requirePlan, type Viewer } from '../../auth/viewer';
 import {
-  countWebhooks,
-  createWebhook,
+  createWebhookWithinCap,
   deleteWebhook,
   findWebhook,
   insertDelivery,
@@ -62,10 +61,7 @@ export const WebhookMutation: Pick<MutationResolvers, 'createWebhook' | 'updateW
     const url = checkUrl(input.url, ctx.allowPrivateWebhookTargets);
     const description = checkDescription(input.description);
     const predicate = checkPredicate(input.predicate);
-    if ((await countWebhooks(ctx.db.prisma, viewer.keyId)) >= MAX_WEBHOOKS_PER_KEY) {
-      throw invalidParameter('url', `this key already has ${MAX_WEBHOOKS_PER_KEY} webhooks, the most one key may hold; delete one first`);
-    }
-    const row = await createWebhook(ctx.db.prisma, {
+    const row = await createWebhookWithinCap(ctx.db.prisma, MAX_WEBHOOKS_PER_KEY, {
       keyId: viewer.keyId,
       url,
       description,
@@ -74,6 +70,7 @@ export const WebhookMutation: Pick<MutationResolvers, 'createWebhook' | 'updateW
       enabled: input.enabled ?? true,
       createdAt: ctx.now,
     });
+    if (!row) throw invalidParameter('url', `this key already has ${MAX_WEBHOOKS_PER_KEY} webhooks, the most one key may hold; delete one first`);
     return webhookOf(row, true);
   },
   updateWebhook: async (_root, { id, input }, ctx) => {

@@ -446,7 +446,7 @@
     if (!key) {
       state = null;
       gamesEl.replaceChildren();
-      return setStatus("Enter an API key to load today's games.");
+      return setStatus("Enter an API key to load today's games. Running the demo (npm start)? It printed a ready demo key in its terminal, also kept in data/demo-key.");
     }
     var s = (state = { key: key, books: {}, games: {}, listings: {}, history: {}, cards: {}, stream: null, seq: -1, socket: null, movementNote: '' });
     setStatus('Loading games of ' + leagueDate + '…');
