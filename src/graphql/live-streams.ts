@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PrismaClient } from '../db/client';
-import { gameStates, quotesOfMarkets, type GameState } from '../db/live-repository';
+import { gameStates, quotesOfMarkets, readConsistently, type GameState } from '../db/live-repository';
 import { findLiveGames } from '../db/movement-repository';
 import { quotesByGameIds, type QuoteRow } from '../db/odds-repository';
 import { marketInScope, scopeKey, tickConcerns, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
@@ -68,10 +68,14 @@ export interface TickChanges {
 }
 
 /** The current rows of what `tick` names: games (status, clock, score) and the quotes of its changed markets. */
-export async function readTickChanges(prisma: PrismaClient, tick: LiveTick): Promise<TickChanges> {
-  const gameIds = [...new Set([...tick.games, ...tick.markets.map((m) => m.gameId)])];
-  const [games, quotes] = await Promise.all([gameStates(prisma, gameIds), quotesOfMarkets(prisma, tick.markets)]);
-  return { games: new Map(games.map((g) => [g.id, g])), quotes };
+export function readTickChanges(prisma: PrismaClient, tick: LiveTick): Promise<TickChanges> {
+  // One database snapshot: the status, the score and the quotes of a game as one commit left them.
+  return readConsistently(prisma, async (db) => {
+    const gameIds = [...new Set([...tick.games, ...tick.markets.map((m) => m.gameId)])];
+    const games = await gameStates(db, gameIds);
+    const quotes = await quotesOfMarkets(db, tick.markets);
+    return { games: new Map(games.map((g) => [g.id, g])), quotes };
+  });
 }
 
 const isLive = (game: GameState | undefined) => game !== undefined && LIVE_STATUSES.includes(game.status);
@@ -153,10 +157,13 @@ export async function changeWithWholeGames(
   whole: readonly number[],
 ): Promise<Pick<LiveOddsChange, 'games' | 'quotes'> | null> {
   if (!whole.length) return changeInScope(tick, changes, scope);
-  const keys = new Map(tick.markets.map((m) => [`${m.gameId}|${m.marketType}|${m.bookId}`, m]));
-  for (const q of await quotesByGameIds(prisma, whole)) keys.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
-  const wider = keysTick([...tick.games], [...keys.values()]);
-  return changeInScope(wider, await readTickChanges(prisma, wider), scope);
+  // The keys of the whole games and their rows from one snapshot too (the delta is all of that read).
+  return readConsistently(prisma, async (db) => {
+    const keys = new Map(tick.markets.map((m) => [`${m.gameId}|${m.marketType}|${m.bookId}`, m]));
+    for (const q of await quotesByGameIds(db, whole)) keys.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
+    const wider = keysTick([...tick.games], [...keys.values()]);
+    return changeInScope(wider, await readTickChanges(db, wider), scope);
+  });
 }
 
 /**
