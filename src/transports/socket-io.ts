@@ -3,13 +3,14 @@ import path from 'node:path';
 import type { CorsOptions } from 'cors';
 import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { Server, type Socket } from 'socket.io';
-import { LiveAuthError, verifyLiveKey } from '../auth/live-key';
+import { LiveAuthError } from '../auth/live-key';
 import type { Viewer } from '../auth/viewer';
 import { AppError } from '../errors';
 import { attachLiveFeed } from '../events/live-feed';
 import { createContext } from '../graphql/context';
 import { liveStream, type LiveOddsChange } from '../graphql/live-streams';
 import { liveOddsVariables, loadOperations, OPERATIONS_DIR, variablesFor } from '../graphql/operations';
+import { MAX_FRAME_BYTES } from './core';
 import type { LiveTransportDeps } from './graphql-ws';
 import { handshakeRequest, parseLiveRequest, type LiveFilter, type LiveRequest } from './live-filter';
 
@@ -135,6 +136,24 @@ export function snapshotPayload(result: ExecutionResult, reason: string): Snapsh
   };
 }
 
+/** Bytes written for `socket`'s client and not taken by it: engine.io's queue plus the WebSocket's. */
+function unsentBytes(socket: LiveSocket): number {
+  const conn = socket.conn as unknown as { writeBuffer?: Array<{ data?: unknown }>; transport?: { socket?: { bufferedAmount?: number } } };
+  let bytes = conn.transport?.socket?.bufferedAmount ?? 0;
+  for (const packet of conn.writeBuffer ?? []) bytes += typeof packet.data === 'string' ? packet.data.length : ((packet.data as { byteLength?: number } | undefined)?.byteLength ?? 0);
+  return bytes;
+}
+
+/** Cuts a socket whose client does not read: the reason as a last live_odds, then the connection dropped at once. */
+function cutSlowSocket(socket: LiveSocket, reason: string): void {
+  socket.emit('live_odds', { success: false, error: reason });
+  socket.disconnect(true);
+  // The queued bytes are freed now: a client that does not read would not read a close either.
+  const conn = socket.conn as unknown as { transport?: { socket?: { terminate?: () => void } }; close(discard?: boolean): void };
+  conn.transport?.socket?.terminate?.();
+  conn.close(true);
+}
+
 /**
  * Serves the Socket.IO namespace /live-odds on `httpServer` (transports websocket and polling). The
  * handshake needs `auth: { apiKey }` and may carry the subscribe fields too; a refused key fails it
@@ -142,6 +161,7 @@ export function snapshotPayload(result: ExecutionResult, reason: string): Snapsh
  * A key revoked or expired while connected disconnects its sockets within the key watch period.
  */
 export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promise<void> } {
+  const { core } = deps;
   const snapshotDocument = liveSnapshotDocument(deps.schema);
   const changesDocument = loadOperations(deps.schema).get('LiveOddsChanges')!;
   // The filter's market_type is the spec's lower-case word; the operations take the enum value.
@@ -150,6 +170,8 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
   const io = new Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>(deps.httpServer, {
     serveClient: false,
     transports: ['websocket', 'polling'],
+    // The largest message (WebSocket frame or polling body) read, before and after the handshake.
+    maxHttpBufferSize: MAX_FRAME_BYTES,
     // graphql-ws shares the server's upgrades: leave the ones that are not ours alone.
     destroyUpgrade: false,
     ...(deps.cors && { cors: deps.cors }),
@@ -166,7 +188,7 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
   nsp.use(async (socket, next) => {
     const auth = socket.handshake.auth as Record<string, unknown> | undefined;
     try {
-      socket.data.viewer = await verifyLiveKey(deps.keyLookup, auth?.apiKey, deps.now?.() ?? new Date());
+      socket.data.viewer = await core.authenticate(auth?.apiKey);
       socket.data.key = String(auth?.apiKey).trim();
     } catch (error) {
       if (!(error instanceof LiveAuthError)) {
@@ -183,7 +205,11 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     }
     let release: () => void;
     try {
-      release = deps.connections.acquire(socket.data.viewer);
+      // A key revoked or expired while connected: told why, then disconnected.
+      release = core.hold(socket.data.viewer, socket.data.key, (error) => {
+        socket.emit('live_odds', { success: false, error: error.message });
+        socket.disconnect(true);
+      });
     } catch (error) {
       if (error instanceof LiveAuthError) return next(refusal(error));
       throw error;
@@ -327,16 +353,35 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     setImmediate(() => void serveWaiting(group));
   };
 
+  /** Charges an operation (subscribe, resync) to the key's plan budget; a refusal is told and acked. */
+  const chargeOrRefuse = async (socket: LiveSocket, ack: unknown): Promise<boolean> => {
+    let refused: AppError | null;
+    try {
+      refused = await core.charge(socket.data.viewer);
+    } catch (error) {
+      deps.onError?.(error);
+      refused = new AppError('INTERNAL');
+    }
+    if (!refused) return false;
+    socket.emit('live_odds', { success: false, error: refused.message });
+    if (typeof ack === 'function') (ack as (result: SubscribeAck) => void)({ success: false, error: refused.message });
+    return true;
+  };
+
   nsp.on('connection', (socket: LiveSocket) => {
     membership.set(socket.id, { key: null, token: 0, changes: true });
     let subscribed = false;
 
-    socket.on('subscribe', (raw, ack) => {
+    socket.on('subscribe', async (raw, ack) => {
       // A client may send subscribe(ack) with no filter.
       if (typeof raw === 'function' && ack === undefined) {
         ack = raw as (result: SubscribeAck) => void;
         raw = undefined;
       }
+      // Counted as subscribed while charged, so the grace does not send the unfiltered snapshot meanwhile.
+      const was = subscribed;
+      subscribed = true;
+      if ((await chargeOrRefuse(socket, ack)) || !socket.connected) return void (subscribed = was);
       let request: LiveRequest;
       try {
         request = parseLiveRequest(raw);
@@ -346,9 +391,9 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
         const current = state?.key ? groups.get(state.key)?.filter : undefined;
         socket.emit('live_odds', { success: false, error: message });
         if (typeof ack === 'function') ack({ success: false, error: message, filter: current ?? {} });
+        subscribed = was;
         return;
       }
-      subscribed = true;
       join(socket, request);
       if (typeof ack === 'function') ack({ success: true, filter: request.filter });
     });
@@ -359,21 +404,19 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
       if (typeof ack === 'function') ack({ success: true });
     });
 
-    socket.on('resync', (ack) => {
+    socket.on('resync', async (ack) => {
+      if ((await chargeOrRefuse(socket, ack)) || !socket.connected) return;
       const state = membership.get(socket.id);
       const group = state?.key ? groups.get(state.key) : undefined;
       if (group) join(socket, { filter: group.filter, options: { changes: state!.changes, resume: null } }, 'resync');
       if (typeof ack === 'function') ack({ success: true });
     });
 
-    const unwatch = deps.keyWatch.watch(socket.data.key, (error) => {
-      socket.emit('live_odds', { success: false, error: error.message });
-      socket.disconnect(true);
-    });
+    const untrack = core.track({ transport: 'socket.io', buffered: () => unsentBytes(socket), cut: (reason) => cutSlowSocket(socket, reason) });
     socket.on('disconnect', () => {
       leave(socket);
       membership.delete(socket.id);
-      unwatch();
+      untrack();
     });
 
     // Spec 6.2: without a subscribe, every live game. The handshake may name the filter; otherwise a
