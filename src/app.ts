@@ -409,7 +409,7 @@ export function createApp(deps: AppDeps): App {
     now,
     maxBufferedBytes: deps.config.sseMaxBufferedBytes,
     onSlowConsumer: () => metrics.slowClientsCut.inc(),
-    onError: (err) => deps.logger.error({ err }, 'live operation failed'),
+    onError: (err, reqId) => deps.logger.error({ err, reqId }, 'live operation failed'),
     charge: async (viewer) => {
       const decision = await rateLimiter.consume(viewer.plan, viewer.keyId);
       if (decision.allowed) return { headers: decision.headers };

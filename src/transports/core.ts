@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { ConnectionLimiter } from '../auth/connection-limit';
 import { LiveAuthError, verifyLiveKey, type KeyWatch } from '../auth/live-key';
@@ -42,8 +43,8 @@ export interface TransportCoreDeps {
   maxBufferedBytes: number;
   /** A connection was cut for not reading (metrics). */
   onSlowConsumer?: (transport: string) => void;
-  /** An error hidden from the client behind "internal error" (logs). */
-  onError?: (error: unknown) => void;
+  /** An error hidden from the client behind "internal error (request id ...)" (logs). */
+  onError?: (error: unknown, requestId: string) => void;
   now?: () => Date;
 }
 
@@ -74,8 +75,10 @@ export function createTransportCore(deps: TransportCoreDeps) {
   /** The masked error of an unexpected failure: what failed stays in the logs. */
   const internal = (error: unknown, base: GraphQLError): GraphQLFormattedError => {
     if (isDatabaseUnavailable(error)) return { message: ERRORS.UNAVAILABLE.message, ...(base.path && { path: base.path }), extensions: { code: ERRORS.UNAVAILABLE.graphql } };
-    deps.onError?.(error);
-    return { message: ERRORS.INTERNAL.message, ...(base.path && { path: base.path }), extensions: { code: ERRORS.INTERNAL.graphql } };
+    // As on HTTP: the client gets an id to quote, the logs have the error under it.
+    const requestId = randomUUID();
+    deps.onError?.(error, requestId);
+    return { message: `${ERRORS.INTERNAL.message} (request id ${requestId})`, ...(base.path && { path: base.path }), extensions: { code: ERRORS.INTERNAL.graphql, requestId } };
   };
 
   return {
