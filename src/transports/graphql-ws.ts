@@ -141,6 +141,14 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void>; 
     wss,
   );
 
+  // A frame over the limit or a broken one is the client's error: ws already closes the socket with
+  // its code (1009, 1002). graphql-ws would also print it to stderr, once per socket, for any client
+  // to trigger; this listener, added after graphql-ws's, replaces that.
+  wss.on('connection', (socket: WebSocket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', () => {});
+  });
+
   return {
     handles,
     async close() {
