@@ -97,6 +97,15 @@ describe('abuse of the live transports', () => {
     expect(http.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
+  test('when a starter key has spent its budget over HTTP, then a Socket.IO subscribe is refused in its ack with the same limit', async () => {
+    const { key } = await t.createKey('starter');
+    for (let i = 0; i < 6; i++) expect((await t.get('/api/v1/nba/odds/sportsbooks', key)).status).toBe(200);
+    const socket = connect(`${t.baseUrl}/live-odds`, { auth: { apiKey: key }, transports: ['websocket'], reconnection: false, forceNew: true });
+    sockets.push(socket);
+    const ack: any = await new Promise((resolve) => socket.emit('subscribe', { game_id: 1 }, resolve));
+    expect(ack).toEqual({ success: false, error: expect.stringMatching(/^Too many requests: rate limit exceeded: 6 requests per minute on the starter plan, retry in \d+ s$/) });
+  });
+
   test('when a connection opens more operations than the cap, then the one past it is refused with a code and the others keep running', async () => {
     const { key } = await t.createKey('elite');
     const client = wsClient(t, key);
