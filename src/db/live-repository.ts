@@ -15,18 +15,24 @@ import { boxscoresByGameIds, quotesByGameIds } from './odds-repository';
 /** Longest a push's read may wait for a connection and run; the pool is shared with the API. */
 const READ_TIMEOUT_MS = 10_000;
 
+/** The transaction clients of readConsistently. */
+const readers = new WeakSet<PrismaClient>();
+
 /**
  * Runs `read` inside one REPEATABLE READ, READ ONLY transaction, so that every statement it sends
  * sees the same committed state. Called with a transaction client already, it just runs `read`.
  */
 export function readConsistently<T>(prisma: PrismaClient, read: (db: PrismaClient) => Promise<T>): Promise<T> {
-  // A transaction client has no $transaction of its own.
-  if (typeof (prisma as Partial<PrismaClient>).$transaction !== 'function') return read(prisma);
+  // Already inside one: the same snapshot (a nested $transaction would be a savepoint, which the
+  // embedded store's adapter does not implement).
+  if (readers.has(prisma)) return read(prisma);
   return prisma.$transaction(
     async (tx) => {
       await tx.$executeRawUnsafe('SET TRANSACTION READ ONLY');
-      // The transaction client runs every query the repositories send; only $transaction and friends are missing.
-      return read(tx as unknown as PrismaClient);
+      // The transaction client runs every query the repositories send.
+      const db = tx as unknown as PrismaClient;
+      readers.add(db);
+      return read(db);
     },
     { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, maxWait: READ_TIMEOUT_MS, timeout: READ_TIMEOUT_MS },
   );
