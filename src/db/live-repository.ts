@@ -24,8 +24,8 @@ const readers = new WeakSet<PrismaClient>();
  */
 export function readConsistently<T>(prisma: PrismaClient, read: (db: PrismaClient) => Promise<T>): Promise<T> {
   // Already inside one: the same snapshot (a nested $transaction would be a savepoint, which the
-  // embedded store's adapter does not implement).
-  if (readers.has(prisma)) return read(prisma);
+  // embedded store's adapter does not implement). A client without transactions (a test double) reads as it is.
+  if (readers.has(prisma) || typeof (prisma as Partial<PrismaClient>).$transaction !== 'function') return read(prisma);
   return prisma.$transaction(
     async (tx) => {
       await tx.$executeRawUnsafe('SET TRANSACTION READ ONLY');
