@@ -11,6 +11,7 @@ import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type Redis from 'ioredis';
 import { pinoHttp } from 'pino-http';
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createAuthenticator, type Auth, type KeyChange } from './auth/authenticate';
 import { createConnectionLimiter } from './auth/connection-limit';
 import { createRateLimiter } from './auth/rate-limit';
@@ -24,7 +25,9 @@ import { AppError, ERRORS, isDatabaseUnavailable } from './errors';
 import { createContext, type GraphQLContext } from './graphql/context';
 import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from './graphql/limits';
 import { buildSchema } from './graphql/schema';
+import { createTransportCore } from './transports/core';
 import { attachGraphQLWs } from './transports/graphql-ws';
+import { isSocketIoPath, refuseUpgrade, SHUTDOWN_GRACE_MS, trackConnections } from './transports/server';
 import type { EventBus } from './events/bus';
 import { attachSocketIo } from './transports/socket-io';
 import { buildAsyncApi } from './transports/asyncapi';
@@ -61,7 +64,11 @@ export interface App {
   httpServer: http.Server;
   /** The app's Prometheus registry and metrics (served at /metrics). */
   metrics: Metrics;
-  /** Stops live transports and timers; does not close the database or the bus (main.ts owns them). */
+  /**
+   * Stops live transports (every client told: graphql-ws 1001, Socket.IO disconnect, SSE `shutdown`
+   * event) and timers, then ends the server's connections: idle ones at once, the rest after at most
+   * SHUTDOWN_GRACE_MS. Does not close the database or the bus (main.ts owns them).
+   */
   close(): Promise<void>;
 }
 
@@ -410,27 +417,37 @@ export function createApp(deps: AppDeps): App {
   // for expiry dates), so a revocation disconnects within a second.
   const feed = createLiveFeed(deps.bus, { intervalMs: deps.config.livePushIntervalMs });
   const connections = createConnectionLimiter(deps.config.liveConnections, (open) => metrics.liveConnections.set(open));
-  const live = { httpServer, schema, db: deps.db, feed, keyLookup: authenticator.lookup, keyWatch: authenticator.keyWatch, connections, timeZone: deps.config.leagueTimeZone, now };
-  const pushed = (transport: string) => (seenAt: Date) => metrics.pushLatency.observe({ transport }, Math.max(0, (Date.now() - seenAt.getTime()) / 1000));
-  const graphqlWs = attachGraphQLWs({ ...live, onPush: pushed('graphql-ws') });
-  const socketIo = attachSocketIo({ ...live, ...(corsOptions && { cors: corsOptions }), onPush: pushed('socket.io'), onError: (err) => deps.logger.error({ err }, 'live push failed') });
-  // The resumable odds stream (SSE): the same key checks, connection caps and revocation as the sockets;
-  // each connection attempt also counts as a request of the key's plan.
-  const sse = createSseHandler({
-    ...live,
-    prefix: REST_PREFIX,
-    heartbeatMs: deps.config.sseHeartbeatMs,
+  // One core for the three transports: key checks and revocation, connection slots, the plan's request
+  // budget for every operation (the HTTP one, so a key's budget is the same whichever way it is
+  // spent), frame and unsent-bytes caps, errors masked as on HTTP (src/transports/core.ts).
+  const core = createTransportCore({
+    keyLookup: authenticator.lookup,
+    keyWatch: authenticator.keyWatch,
+    connections,
+    now,
     maxBufferedBytes: deps.config.sseMaxBufferedBytes,
-    onSlowClient: () => metrics.slowClientsCut.inc(),
-    onPush: pushed('sse'),
-    admit: async (viewer) => {
+    onSlowConsumer: () => metrics.slowClientsCut.inc(),
+    onError: (err, reqId) => deps.logger.error({ err, reqId }, 'live operation failed'),
+    charge: async (viewer) => {
       const decision = await rateLimiter.consume(viewer.plan, viewer.keyId);
       if (decision.allowed) return { headers: decision.headers };
       const message = `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute on the ${viewer.plan} plan, retry in ${decision.headers['Retry-After']} s`;
       return { headers: decision.headers, refused: new AppError('RATE_LIMITED', message) };
     },
-    onError: (err) => deps.logger.error({ err }, 'odds stream failed'),
   });
+  const live = { httpServer, schema, db: deps.db, feed, core, timeZone: deps.config.leagueTimeZone, now };
+  const pushed = (transport: string) => (seenAt: Date) => metrics.pushLatency.observe({ transport }, Math.max(0, (Date.now() - seenAt.getTime()) / 1000));
+  const graphqlWs = attachGraphQLWs({ ...live, onPush: pushed('graphql-ws') });
+  const socketIo = attachSocketIo({ ...live, ...(corsOptions && { cors: corsOptions }), onPush: pushed('socket.io'), onError: (err) => deps.logger.error({ err }, 'live push failed') });
+  // The resumable odds stream (SSE): the same core; each connection attempt counts as a request.
+  const sse = createSseHandler({ ...live, prefix: REST_PREFIX, heartbeatMs: deps.config.sseHeartbeatMs, onPush: pushed('sse'), onError: (err) => deps.logger.error({ err }, 'odds stream failed') });
+  // Upgrades on a path no transport serves are refused at once (they would otherwise sit outside
+  // every HTTP timeout, and hold a shutdown). Listeners run in order: graphql-ws and Socket.IO first.
+  httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
+    if (graphqlWs.handles(req) || isSocketIoPath(req)) return;
+    refuseUpgrade(socket);
+  });
+  const connectionsOpen = trackConnections(httpServer);
   return {
     httpServer,
     metrics,
@@ -443,9 +460,14 @@ export function createApp(deps: AppDeps): App {
       sse.close();
       await socketIo.close();
       await graphqlWs.close();
+      core.close();
       authenticator.close();
       feed.close();
       await apollo.stop();
+      // Idle keep-alive sockets go now; requests in flight get SHUTDOWN_GRACE_MS; then whatever is
+      // left (a half-open socket, one in CLOSE-WAIT) is destroyed, so a shutdown always ends.
+      httpServer.closeIdleConnections();
+      await connectionsOpen.drain(SHUTDOWN_GRACE_MS);
     },
   };
 }

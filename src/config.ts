@@ -24,7 +24,7 @@ export interface Config {
   readonly livePushIntervalMs: number;
   /** SSE_HEARTBEAT_MS: period of the odds stream's heartbeat events (GET /odds/stream). */
   readonly sseHeartbeatMs: number;
-  /** SSE_MAX_BUFFERED_BYTES: unsent bytes an odds stream may hold for a client that does not read before it is cut. */
+  /** SSE_MAX_BUFFERED_BYTES: unsent bytes a live connection (SSE, Socket.IO, graphql-ws) may hold for a client that does not read before it is cut. */
   readonly sseMaxBufferedBytes: number;
   readonly simulatorSeed: number;
   readonly simulatorIntervalMs: number;

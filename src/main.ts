@@ -9,6 +9,9 @@ import { createLocalBus, createRedisBus } from './events/bus';
 import { createLogger } from './logger';
 import { startWebhookWorker } from './webhooks/worker';
 
+/** Longest a shutdown may take: the connections' grace (SHUTDOWN_GRACE_MS) plus the ingest in progress and closing the stores. */
+export const SHUTDOWN_DEADLINE_MS = 15_000;
+
 /**
  * `odds serve`: load config, open and migrate the store, create the app, listen, and on SIGTERM or
  * SIGINT shut down in order: stop accepting, finish requests and the ingest in progress, close
@@ -48,6 +51,11 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // However the clients and the ingest behave, the process ends (docs/operations.md, "Shutdown").
+    setTimeout(() => {
+      logger.error({ afterMs: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time, exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     const closed = new Promise<void>((resolve) => app.httpServer.close(() => resolve()));
     app.httpServer.closeIdleConnections();
     await feeds.stop();

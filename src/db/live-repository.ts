@@ -1,7 +1,42 @@
+import { Prisma } from './__generated__/prisma/client';
 import type { PrismaClient, Quote } from './client';
+import { findLiveGames } from './movement-repository';
+import { boxscoresByGameIds, quotesByGameIds } from './odds-repository';
 
-// Reads behind live deltas (src/graphql/live-streams.ts): the current rows of what one ingest
-// changed, by the keys its bus event carries. One call per ingest per process, shared by every stream.
+// Reads behind live pushes (src/graphql/live-streams.ts, the live snapshot): the current rows of what
+// one ingest changed, by the keys its bus event carries, and the games being played with their
+// quotes and scores. One call per ingest per process, shared by every stream.
+//
+// Every push is read from ONE database snapshot (readConsistently): a game's status and its score sit
+// in two tables and Prisma reads them in two statements, and quotes in a third; read separately, under
+// READ COMMITTED, they can straddle an ingest's commit and show a game as no capture had it (status of
+// one capture, score of the next: "in progress, down 39" for a game that is over).
+
+/** Longest a push's read may wait for a connection and run; the pool is shared with the API. */
+const READ_TIMEOUT_MS = 10_000;
+
+/** The transaction clients of readConsistently. */
+const readers = new WeakSet<PrismaClient>();
+
+/**
+ * Runs `read` inside one REPEATABLE READ, READ ONLY transaction, so that every statement it sends
+ * sees the same committed state. Called with a transaction client already, it just runs `read`.
+ */
+export function readConsistently<T>(prisma: PrismaClient, read: (db: PrismaClient) => Promise<T>): Promise<T> {
+  // Already inside one: the same snapshot (a nested $transaction would be a savepoint, which the
+  // embedded store's adapter does not implement). A client without transactions (a test double) reads as it is.
+  if (readers.has(prisma) || typeof (prisma as Partial<PrismaClient>).$transaction !== 'function') return read(prisma);
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe('SET TRANSACTION READ ONLY');
+      // The transaction client runs every query the repositories send.
+      const db = tx as unknown as PrismaClient;
+      readers.add(db);
+      return read(db);
+    },
+    { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, maxWait: READ_TIMEOUT_MS, timeout: READ_TIMEOUT_MS },
+  );
+}
 
 /** Status, clock and score of games, by id (unknown ids are absent). */
 export async function gameStates(prisma: PrismaClient, ids: readonly number[]) {
@@ -29,5 +64,18 @@ export async function quotesOfMarkets(prisma: PrismaClient, keys: ReadonlyArray<
       bookId: { in: unique(keys.map((k) => k.bookId)) },
     },
     orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { id: 'asc' }],
+  });
+}
+
+/**
+ * The live snapshot's rows, from one database snapshot: the games being played (narrowed to
+ * `gameIds`), and their quotes and boxscores.
+ */
+export function liveSnapshotRows(prisma: PrismaClient, statuses: readonly string[], gameIds?: readonly number[]) {
+  return readConsistently(prisma, async (db) => {
+    const games = await findLiveGames(db, statuses, gameIds);
+    const ids = games.map((g) => g.id);
+    const [quotes, boxscores] = ids.length ? [await quotesByGameIds(db, ids), await boxscoresByGameIds(db, ids)] : [[], []];
+    return { games, quotes, boxscores };
   });
 }

@@ -1,15 +1,14 @@
 import { changesSince, currentVersion } from '../db/change-log';
-import { LIVE_STATUSES } from '../domain';
 import { pushIterator, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
 import type { ResolversTypes } from './__generated__/resolvers-types';
 import type { GraphQLContext } from './context';
-import { changeWithWholeGames, keysTick, playingGames, readTickChanges, type LiveOddsChange } from './live-streams';
+import { changeWithWholeGames, DeltaTracker, keysTick, playingGames, readTickChanges, type LiveOddsChange } from './live-deltas';
 import { createLoaders } from './loaders';
 import { loadLiveOdds } from './resolvers/LiveOdds';
 
 // The resumable odds stream (Subscription.oddsStream, served as Server-Sent Events by
-// src/transports/sse.ts; docs/live-protocol.md). Unlike the per-process delta streams of
-// live-streams.ts, its numbers are global: an event's sequence is the ingest counter value
+// src/transports/sse.ts; docs/live-protocol.md). Its deltas come from the one delta engine
+// (live-deltas.ts), as those of the per-process streams of live-streams.ts; unlike them, its numbers are global: an event's sequence is the ingest counter value
 // (IngestState.version) its data includes, so a client can resume on any API process, after a
 // restart, from the stored change log (src/db/change-log.ts) instead of a window in memory.
 //
@@ -64,13 +63,7 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
     };
 
     /** Live games the client holds all quotes of (in scope); others come whole on their next change. */
-    let held = new Set<number>();
-    const hold = (change: Pick<LiveOddsChange, 'games'>) => {
-      for (const g of change.games) {
-        if (LIVE_STATUSES.includes(g.status)) held.add(g.game_id);
-        else held.delete(g.game_id);
-      }
-    };
+    const tracker = new DeltaTracker(scope);
 
     const snapshot = async (reason: 'snapshot' | 'interval' | 'resync', tick: LiveTick | null, resyncReason: OddsStreamResyncReason | null = null) => {
       // The counter first: the snapshot read after it includes every change up to it (or later ones,
@@ -81,7 +74,7 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
       const live = await loadLiveOdds(ctx, scope, reason, tick ? tick.shared : undefined);
       if (done) return;
       // loadLiveOdds returns the game rows themselves (no promises).
-      held = new Set((live.games as Array<{ id: number }>).map((g) => g.id));
+      tracker.holdOnly((live.games as Array<{ id: number }>).map((g) => g.id));
       emit({ sequence, kind: 'snapshot', snapshot: { ...live, stream: GLOBAL_STREAM, seq: sequence }, change: null, resyncReason });
     };
 
@@ -99,8 +92,8 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
       const changes = await readTickChanges(prisma, tick);
       const inScope = (await changeWithWholeGames(prisma, tick, changes, scope, playingGames(changes, since.games, scope))) ?? { games: [], quotes: [] };
       if (done) return;
-      held = new Set();
-      hold(inScope);
+      tracker.holdOnly([]);
+      tracker.sent(inScope);
       // Sent even when empty: it moves the client's last event id past changes outside its filter.
       emit({
         sequence: since.latest,
@@ -116,10 +109,8 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
       // A publisher that does not number its changes: only a snapshot is sure to include them.
       if (tick.version === null) return snapshot('resync', tick);
       if (tick.version <= last) return; // the snapshot or catch-up already includes it
-      const changes = await tick.shared('live-changes', () => readTickChanges(prisma, tick));
-      const inScope = await changeWithWholeGames(prisma, tick, changes, scope, playingGames(changes, tick.games, scope).filter((id) => !held.has(id)));
+      const inScope = await tracker.next(prisma, tick);
       if (!inScope || done) return;
-      hold(inScope);
       emit({
         sequence: tick.version,
         kind: 'change',

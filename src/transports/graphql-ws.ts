@@ -3,26 +3,25 @@ import type { Duplex } from 'node:stream';
 import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { bearerToken, type KeyLookup, type Viewer } from '../auth/viewer';
+import { bearerToken, type Viewer } from '../auth/viewer';
+import { ERRORS } from '../errors';
 import { createContext } from '../graphql/context';
 import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from '../graphql/limits';
 import { attachLiveFeed, type LiveFeed } from '../events/live-feed';
-import type { ConnectionLimiter } from '../auth/connection-limit';
-import { LiveAuthError, verifyLiveKey, type KeyWatch } from '../auth/live-key';
+import { LiveAuthError } from '../auth/live-key';
+import { CLOSE_SLOW_CONSUMER, closeCodeOf, MAX_FRAME_BYTES, MAX_OPERATIONS_PER_CONNECTION, type TransportCore } from './core';
 
 // GraphQL over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path: the one schema,
 // subscriptions included. Apollo serves the same path over HTTP; only upgrades come here.
 
-/** What both live transports (graphql-ws here, Socket.IO in socket-io.ts) are built from. */
+/** What every live transport is built from. */
 export interface LiveTransportDeps {
   httpServer: http.Server;
   schema: GraphQLSchema;
   db: Parameters<typeof createContext>[0]['db'];
   feed: LiveFeed;
-  keyLookup: KeyLookup;
-  keyWatch: KeyWatch;
-  /** Caps the live connections of a key by plan (both transports share one). */
-  connections: ConnectionLimiter;
+  /** Key checks, connection slots, rate budget, unsent-bytes cap and error masking (core.ts). */
+  core: TransportCore;
   timeZone: string;
   now?: () => Date;
   /** Called as each delta leaves for clients, with the feed time of its data (push latency metric). */
@@ -32,14 +31,6 @@ export interface LiveTransportDeps {
 export interface GraphQLWsDeps extends LiveTransportDeps {
   path?: string;
 }
-
-/** Close codes: graphql-ws uses 4401/4403 for the same meanings. */
-const CLOSE_UNAUTHORIZED = 4401;
-const CLOSE_FORBIDDEN = 4403;
-/** Too many connections of one key (graphql-ws's own 4429 says "too many requests" too). */
-const CLOSE_TOO_MANY = 4429;
-
-const closeCodeOf = (error: LiveAuthError) => (error.status === 401 ? CLOSE_UNAUTHORIZED : error.status === 429 ? CLOSE_TOO_MANY : CLOSE_FORBIDDEN);
 
 /** Where a graphql-ws client puts its key (the shared wording names Socket.IO's handshake `auth`). */
 const MISSING_KEY = "Unauthorized: missing API key (send it in connection_init as { apiKey } or { Authorization: 'Bearer <key>' })";
@@ -51,8 +42,8 @@ interface Extra extends Record<PropertyKey, unknown> {
   socket: WebSocket;
   request: http.IncomingMessage;
   viewer?: Viewer;
-  unwatch?: () => void;
   release?: () => void;
+  untrack?: () => void;
 }
 
 /** The key of a connection: `apiKey` or `Authorization: Bearer` in connection_init, else the upgrade header. */
@@ -67,13 +58,20 @@ function keyOf(params: Record<string, unknown> | undefined, request: http.Incomi
  * key (`{apiKey}` or `{Authorization: 'Bearer ...'}`); a refused key closes the socket with 4401
  * (missing, invalid, revoked) or 4403 (subscription expired, plan) and a reason saying which. A key
  * that stops passing while connected closes the socket the same way within the key watch period.
+ * Each operation is charged to the key's plan budget (the one of HTTP), at most
+ * MAX_OPERATIONS_PER_CONNECTION run at once, frames over MAX_FRAME_BYTES close the socket (1009), a
+ * socket that lets SSE_MAX_BUFFERED_BYTES pile up unread is closed with 4408, and errors are masked
+ * as on HTTP.
  */
-export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> } {
+export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void>; handles(request: http.IncomingMessage): boolean } {
   const path = deps.path ?? '/graphql';
-  const wss = new WebSocketServer({ noServer: true });
+  const { core } = deps;
+  // maxPayload: a longer frame is refused from its header, before a byte of it is buffered.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const handles = (request: http.IncomingMessage) => new URL(request.url ?? '/', 'http://localhost').pathname === path;
   const onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     // Other upgrade paths (Socket.IO's /socket.io/) belong to other listeners.
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return;
+    if (!handles(request)) return;
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   };
   deps.httpServer.on('upgrade', onUpgrade);
@@ -82,9 +80,14 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> }
   const server = useServer<Record<string, unknown>, Extra>(
     {
       schema: deps.schema,
-      // Parse (bounded tokens), validate (shape limits) and price (plan budget) here rather than in
-      // graphql-ws, so a refusal is a GraphQL error of the same shape and limits as over HTTP.
-      onSubscribe: (ctx, _id, payload) => {
+      // Parse (bounded tokens), validate (shape limits), price (plan cost) and charge (plan budget)
+      // here rather than in graphql-ws, so a refusal is a GraphQL error of the same shape as over HTTP.
+      onSubscribe: async (ctx, _id, payload) => {
+        if (Object.keys(ctx.subscriptions).length > MAX_OPERATIONS_PER_CONNECTION) {
+          return [new GraphQLError(`Too many operations on one connection: at most ${MAX_OPERATIONS_PER_CONNECTION} run at once; complete one first or open another connection`, { extensions: { code: ERRORS.RATE_LIMITED.graphql } })];
+        }
+        const refused = await core.charge(ctx.extra.viewer!);
+        if (refused) return [new GraphQLError(refused.message, { originalError: refused })];
         let document;
         try {
           document = parse(payload.query, PARSE_OPTIONS);
@@ -98,24 +101,34 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> }
         if (refusal) return [refusal];
         return { schema: deps.schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
+      // Errors as HTTP shows them: codes, no stack, no internals.
+      onError: (_ctx, _id, _payload, errors) => core.maskErrors(errors),
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors?.length ? { ...result, errors: core.maskErrors(result.errors) } : undefined),
       onConnect: async (ctx) => {
         const key = keyOf(ctx.connectionParams, ctx.extra.request);
+        const socket = ctx.extra.socket;
         try {
-          const viewer = await verifyLiveKey(deps.keyLookup, key, deps.now?.() ?? new Date());
-          ctx.extra.release = deps.connections.acquire(viewer);
+          const viewer = await core.authenticate(key);
+          ctx.extra.release = core.hold(viewer, String(key), (error) => socket.close(closeCodeOf(error), closeReasonOf(error)));
           ctx.extra.viewer = viewer;
-          ctx.extra.unwatch = deps.keyWatch.watch(String(key).trim(), (error) => {
-            ctx.extra.socket.close(closeCodeOf(error), closeReasonOf(error));
+          ctx.extra.untrack = core.track({
+            transport: 'graphql-ws',
+            buffered: () => socket.bufferedAmount,
+            cut: (reason) => {
+              socket.close(CLOSE_SLOW_CONSUMER, reason);
+              // Frees the unsent bytes now: a client that does not read will not read the close either.
+              socket.terminate();
+            },
           });
           return true;
         } catch (error) {
           if (!(error instanceof LiveAuthError)) throw error;
-          ctx.extra.socket.close(closeCodeOf(error), closeReasonOf(error));
+          socket.close(closeCodeOf(error), closeReasonOf(error));
           return false;
         }
       },
       onClose: (ctx) => {
-        ctx.extra.unwatch?.();
+        ctx.extra.untrack?.();
         ctx.extra.release?.();
       },
       context: (ctx) =>
@@ -128,9 +141,19 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void> }
     wss,
   );
 
+  // A frame over the limit or a broken one is the client's error: ws already closes the socket with
+  // its code (1009, 1002). graphql-ws would also print it to stderr, once per socket, for any client
+  // to trigger; this listener, added after graphql-ws's, replaces that.
+  wss.on('connection', (socket: WebSocket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', () => {});
+  });
+
   return {
+    handles,
     async close() {
       deps.httpServer.off('upgrade', onUpgrade);
+      // Every client is told: 1001 "going away" (graphql-ws's dispose closes with it).
       await server.dispose();
     },
   };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { subscribe, type ExecutionResult } from 'graphql';
-import { LiveAuthError, verifyLiveKey } from '../auth/live-key';
+import { LiveAuthError } from '../auth/live-key';
 import { bearerToken, type Viewer } from '../auth/viewer';
 import { AppError, ERRORS } from '../errors';
 import { attachLiveFeed } from '../events/live-feed';
@@ -9,6 +9,7 @@ import type { LiveOddsChange } from '../graphql/live-streams';
 import { ENUM_VOCABULARY } from '../graphql/enums';
 import { liveOddsVariables, OPERATIONS_DIR, variablesFor } from '../graphql/operations';
 import { oddsStreamDocument } from '../graphql/stream-document';
+import { appErrorOf } from './core';
 import type { LiveTransportDeps } from './graphql-ws';
 import { snapshotPayload, type LiveOddsPayload } from './socket-io';
 
@@ -32,15 +33,6 @@ export interface SseDeps extends Omit<LiveTransportDeps, 'httpServer'> {
   prefix: string;
   /** Period of the heartbeat events. */
   heartbeatMs: number;
-  /**
-   * Bytes a stream may hold unsent (a client that does not read): past them the stream is cut; the
-   * client's reconnect with its Last-Event-ID gets what it missed as one catch-up event.
-   */
-  maxBufferedBytes: number;
-  /** Called when a stream is cut for not reading. */
-  onSlowClient?: () => void;
-  /** Counts a connection attempt in the key's request budget; a refusal says why (429). */
-  admit?: (viewer: Viewer) => Promise<{ headers: Record<string, string>; refused?: AppError }>;
   onError?: (error: unknown) => void;
 }
 
@@ -101,7 +93,9 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
   // The filter's market_type is the spec's lower-case word; the operation takes the enum value.
   const toVariables = variablesFor(deps.schema, document);
   const path = `${deps.prefix}${STREAM_PATH}`.toLowerCase();
-  const open = new Set<(keepOpen?: boolean) => void>();
+  const { core } = deps;
+  /** Open streams: what ends each, and its response (told of a shutdown). */
+  const open = new Map<(keepOpen?: boolean) => void, ServerResponse>();
 
   const fail = (res: ServerResponse, error: AppError, headers: Record<string, string> = {}) => {
     if (res.headersSent) return void res.end();
@@ -115,18 +109,14 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     const key = bearerToken(req.headers.authorization) ?? url.searchParams.get('api_key') ?? undefined;
     let viewer: Viewer;
     try {
-      viewer = await verifyLiveKey(deps.keyLookup, key, deps.now?.() ?? new Date());
+      viewer = await core.authenticate(key);
     } catch (error) {
       if (!(error instanceof LiveAuthError)) throw error;
-      const code = error.status === 401 ? 'UNAUTHENTICATED' : error.reason === 'expired' ? 'SUBSCRIPTION_EXPIRED' : 'PLAN_REQUIRED';
-      return fail(res, new AppError(code, error.reason === 'missing' ? MISSING_KEY : error.message));
+      return fail(res, appErrorOf(error, MISSING_KEY));
     }
-    let headers: Record<string, string> = {};
-    if (deps.admit) {
-      const admission = await deps.admit(viewer);
-      headers = admission.headers;
-      if (admission.refused) return fail(res, admission.refused, headers);
-    }
+    // Each connection attempt counts as a request of the key's plan.
+    const { headers, refused } = await core.chargeWithHeaders(viewer);
+    if (refused) return fail(res, refused, headers);
     try {
       parsed = parseQuery(url.searchParams);
     } catch (error) {
@@ -137,21 +127,22 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     const lastEventId = (Array.isArray(header) ? header[0] : header) ?? parsed.lastEventId;
     let release: () => void;
     try {
-      release = deps.connections.acquire(viewer);
+      release = core.hold(viewer, key!, (error) => {
+        if (res.headersSent) res.write(frame('live_odds', { success: false, error: error.message } satisfies LiveOddsPayload));
+        end();
+      });
     } catch (error) {
-      if (error instanceof LiveAuthError) return fail(res, new AppError('RATE_LIMITED', error.message), headers);
+      if (error instanceof LiveAuthError) return fail(res, appErrorOf(error), headers);
       throw error;
     }
     let closed = false;
     let iterator: AsyncIterator<ExecutionResult> | null = null;
     let heartbeat: NodeJS.Timeout | undefined;
-    let unwatch = () => {};
     /** Frees what the stream holds; ends the response unless `keepOpen` (a refusal is still to be written). */
     const end = (keepOpen = false) => {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
-      unwatch();
       release();
       open.delete(end);
       void iterator?.return?.();
@@ -164,12 +155,12 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     const send = (text: string) => {
       if (closed) return;
       res.write(text);
-      if (res.writableLength <= deps.maxBufferedBytes) return;
-      deps.onSlowClient?.();
+      if (!core.overBuffer(res.writableLength)) return;
+      core.cutSlow('sse');
       end(true);
       res.destroy();
     };
-    open.add(end);
+    open.set(end, res);
     req.once('close', () => end());
     try {
       const context = attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed, deps.onPush);
@@ -199,10 +190,6 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     heartbeat = setInterval(() => {
       send(frame('heartbeat', { server_time: new Date().toISOString() }, last));
     }, deps.heartbeatMs);
-    unwatch = deps.keyWatch.watch(key!.trim(), (error) => {
-      res.write(frame('live_odds', { success: false, error: error.message } satisfies LiveOddsPayload));
-      end();
-    });
     try {
       for await (const item of { [Symbol.asyncIterator]: () => iterator! }) {
         if (closed) break;
@@ -242,7 +229,11 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
       return true;
     },
     close() {
-      for (const end of [...open]) end();
+      // The client is told, then reconnects (to another process) with its Last-Event-ID.
+      for (const [end, res] of [...open]) {
+        if (res.headersSent) res.write(frame('shutdown', { reason: 'server shutting down: reconnect with your Last-Event-ID' }));
+        end();
+      }
     },
   };
 }

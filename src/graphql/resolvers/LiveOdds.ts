@@ -1,6 +1,6 @@
 import { requirePlan } from '../../auth/viewer';
 import { newestFeedTime } from '../../db/feed-time';
-import { findLiveGames } from '../../db/movement-repository';
+import { liveSnapshotRows } from '../../db/live-repository';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
 import { formatAmerican, impliedProbability, isOneOf, LIVE_STATUSES, MARKET_TYPES, type LiveMarketType } from '../../domain';
 import { invalidParameter } from '../arguments';
@@ -43,9 +43,20 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
   const feed = liveFeedOf(ctx);
   const stream = feed ? liveStream(feed, ctx.db.prisma, scope) : null;
   const at = stream ? { stream: stream.id, seq: stream.seq } : { stream: null, seq: null };
-  const games = await share(`live-games:${scope.gameId ?? '*'}`, () =>
-    findLiveGames(ctx.db.prisma, LIVE_STATUSES, scope.gameId != null ? [scope.gameId] : undefined),
-  );
+  // Games, scores and quotes from one database snapshot (db/live-repository.ts), handed to the
+  // loaders so the fields below (Game.boxscore, the markets) show that same state.
+  const rows = await share(`live-rows:${scope.gameId ?? '*'}`, () => liveSnapshotRows(ctx.db.prisma, LIVE_STATUSES, scope.gameId != null ? [scope.gameId] : undefined));
+  const games = rows.games;
+  const quotesOf = new Map<number, typeof rows.quotes>();
+  for (const q of rows.quotes) {
+    const list = quotesOf.get(q.gameId);
+    if (list) list.push(q);
+    else quotesOf.set(q.gameId, [q]);
+  }
+  for (const g of games) {
+    ctx.loaders.quotesByGameId.clear(g.id).prime(g.id, quotesOf.get(g.id) ?? []);
+    ctx.loaders.boxscoreByGameId.clear(g.id).prime(g.id, rows.boxscores.find((b) => b.gameId === g.id) ?? null);
+  }
   const quoteLists = await ctx.loaders.quotesByGameId.loadMany(games.map((g) => g.id));
   let newest: Date | null = null;
   games.forEach((game, i) => {

@@ -1,0 +1,193 @@
+import type { PrismaClient } from '../db/client';
+import { gameStates, quotesOfMarkets, readConsistently, type GameState } from '../db/live-repository';
+import { quotesByGameIds, type QuoteRow } from '../db/odds-repository';
+import { marketInScope, type LiveScope, type LiveTick } from '../events/live-feed';
+import { isOneOf, LIVE_STATUSES, MARKET_TYPES } from '../domain';
+import { displayedQuotes } from './quotes';
+
+// The one delta engine (docs/live-protocol.md): what a change tick of the live feed changed inside a
+// filter, read from one database snapshot, for every transport. Two numberings use it: the
+// per-process streams of live-streams.ts (seq, a replay window: Subscription.liveOddsChanges, hence
+// graphql-ws and the Socket.IO rooms) and the global sequence of odds-stream.ts (the ingest counter,
+// the change log: Subscription.oddsStream, hence SSE). Both keep a DeltaTracker per client state.
+
+/** A quote in a delta: the displayed quote of one game, book, market, period and side. */
+export interface LiveQuoteChange {
+  game_id: number;
+  book_id: number;
+  market_type: string;
+  period: string;
+  side: string;
+  is_live: boolean;
+  point: number | null;
+  /** American price, as a number. */
+  price: number;
+  decimal: number;
+  is_available: boolean;
+  line_status: string;
+}
+
+/** A game whose status, clock or score changed. */
+export interface LiveGameChange {
+  game_id: number;
+  status: string;
+  status_display: string | null;
+  clock: string | null;
+  period: number | null;
+  home_score: number | null;
+  away_score: number | null;
+}
+
+/**
+ * One delta of a stream, in the spec's snake_case: Socket.IO replays missed deltas as they are
+ * (event odds_change); the GraphQL type LiveOddsChange maps its camelCase fields to these
+ * (resolvers/LiveOddsChange.ts).
+ */
+export interface LiveOddsChange {
+  /** Id of the stream: a client reconnecting with it and its last seq may get the missed deltas. */
+  stream: string;
+  seq: number;
+  /** The seq of the state this delta applies to: the snapshot's, or the previous delta's. */
+  base_seq: number;
+  /** When the ingested document was seen. */
+  at: Date;
+  games: LiveGameChange[];
+  quotes: LiveQuoteChange[];
+}
+
+export interface TickChanges {
+  games: Map<number, GameState>;
+  quotes: QuoteRow[];
+}
+
+/** The current rows of what `tick` names: games (status, clock, score) and the quotes of its changed markets. */
+export function readTickChanges(prisma: PrismaClient, tick: LiveTick): Promise<TickChanges> {
+  // One database snapshot: the status, the score and the quotes of a game as one commit left them.
+  return readConsistently(prisma, async (db) => {
+    const gameIds = [...new Set([...tick.games, ...tick.markets.map((m) => m.gameId)])];
+    const games = await gameStates(db, gameIds);
+    const quotes = await quotesOfMarkets(db, tick.markets);
+    return { games: new Map(games.map((g) => [g.id, g])), quotes };
+  });
+}
+
+const isLive = (game: GameState | undefined) => game !== undefined && LIVE_STATUSES.includes(game.status);
+
+/**
+ * What `tick` changed inside `scope`, or null when nothing: the games of the tick in scope that are
+ * being played or have left play (not scheduled ones, which the live snapshot does not show), and the
+ * displayed quotes (the live price while a game is played) of the changed markets in scope, of games
+ * being played.
+ */
+export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveScope): Pick<LiveOddsChange, 'games' | 'quotes'> | null {
+  const games: LiveGameChange[] = [];
+  for (const id of tick.games) {
+    const game = changes.games.get(id);
+    if (!game || game.status === 'scheduled' || (scope.gameId != null && scope.gameId !== id)) continue;
+    games.push({
+      game_id: id,
+      status: game.status,
+      status_display: game.statusDisplay,
+      clock: game.boxscore?.clock ?? null,
+      period: game.boxscore?.period ?? null,
+      home_score: game.boxscore?.homeScore ?? null,
+      away_score: game.boxscore?.awayScore ?? null,
+    });
+  }
+  // The live snapshot holds the three markets only (LiveOdds.graphql): team totals, which it does not
+  // carry, are not sent as deltas either (docs/live-protocol.md).
+  const changed = new Set(
+    tick.markets
+      .filter((m) => isOneOf(MARKET_TYPES, m.marketType) && marketInScope(m, scope) && isLive(changes.games.get(m.gameId)))
+      .map((m) => `${m.gameId}|${m.marketType}|${m.bookId}`),
+  );
+  const byGame = new Map<number, QuoteRow[]>();
+  for (const q of changes.quotes) {
+    if (!changed.has(`${q.gameId}|${q.marketType}|${q.bookId}`)) continue;
+    byGame.set(q.gameId, [...(byGame.get(q.gameId) ?? []), q]);
+  }
+  const quotes: LiveQuoteChange[] = [];
+  for (const [gameId, rows] of byGame) {
+    for (const q of displayedQuotes(changes.games.get(gameId)!.status, rows)) {
+      quotes.push({
+        game_id: q.gameId,
+        book_id: q.bookId,
+        market_type: q.marketType,
+        period: q.period,
+        side: q.side,
+        is_live: q.isLive,
+        point: q.point,
+        price: q.american,
+        decimal: q.decimal,
+        is_available: q.isAvailable,
+        line_status: q.lineStatus,
+      });
+    }
+  }
+  return games.length || quotes.length ? { games, quotes } : null;
+}
+
+/** A tick-shaped view of keys that changed (what changeInScope and readTickChanges read). */
+export function keysTick(games: readonly number[], markets: LiveTick['markets']): LiveTick {
+  return { seq: 0, reason: 'change', at: new Date(), seenAt: null, version: null, games: new Set(games), markets, shared: (_key, make) => make() };
+}
+
+/** The games of `ids` being played (per `changes`) and inside `scope`. */
+export function playingGames(changes: TickChanges, ids: Iterable<number>, scope: LiveScope): number[] {
+  return [...ids].filter((id) => isLive(changes.games.get(id)) && (scope.gameId == null || scope.gameId === id));
+}
+
+/**
+ * What `tick` changed in `scope` (as changeInScope), plus every quote of the games in `whole`: a game
+ * a client does not hold yet (it just started playing) comes whole, as a snapshot would show it, not
+ * only with the markets that moved.
+ */
+export async function changeWithWholeGames(
+  prisma: PrismaClient,
+  tick: LiveTick,
+  changes: TickChanges,
+  scope: LiveScope,
+  whole: readonly number[],
+): Promise<Pick<LiveOddsChange, 'games' | 'quotes'> | null> {
+  if (!whole.length) return changeInScope(tick, changes, scope);
+  // The keys of the whole games and their rows from one snapshot too (the delta is all of that read).
+  return readConsistently(prisma, async (db) => {
+    const keys = new Map(tick.markets.map((m) => [`${m.gameId}|${m.marketType}|${m.bookId}`, m]));
+    for (const q of await quotesByGameIds(db, whole)) keys.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
+    const wider = keysTick([...tick.games], [...keys.values()]);
+    return changeInScope(wider, await readTickChanges(db, wider), scope);
+  });
+}
+
+/**
+ * What the clients of one stream hold: the live games whose every quote in scope they have. A game
+ * they do not hold (it just started playing, or they joined after it began) comes whole in its next
+ * delta, as a snapshot would show it, not only with the markets that moved.
+ */
+export class DeltaTracker {
+  private held = new Set<number>();
+
+  constructor(private readonly scope: LiveScope) {}
+
+  /** The clients now hold exactly these games (a snapshot was sent, or the stream began). */
+  holdOnly(ids: Iterable<number>): void {
+    this.held = new Set(ids);
+  }
+
+  /** Notes what a delta sent: games being played are held whole, games that left play are not. */
+  sent(change: Pick<LiveOddsChange, 'games'>): void {
+    for (const g of change.games) {
+      if (LIVE_STATUSES.includes(g.status)) this.held.add(g.game_id);
+      else this.held.delete(g.game_id);
+    }
+  }
+
+  /** The delta of `tick` for these clients, or null (the tick's rows are read once per tick: LiveTick.shared). */
+  async next(prisma: PrismaClient, tick: LiveTick): Promise<Pick<LiveOddsChange, 'games' | 'quotes'> | null> {
+    const changes = await tick.shared('live-changes', () => readTickChanges(prisma, tick));
+    const whole = playingGames(changes, tick.games, this.scope).filter((id) => !this.held.has(id));
+    const change = await changeWithWholeGames(prisma, tick, changes, this.scope, whole);
+    if (change) this.sent(change);
+    return change;
+  }
+}
