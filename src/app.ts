@@ -159,7 +159,8 @@ export function createApp(deps: AppDeps): App {
           ? { bucket: 'admin' as const, id: 'admin' }
           : { bucket: 'anonymous' as const, id: clientAddress(req.socket.remoteAddress) };
     const decision = await rateLimiter.consume(counted.bucket, counted.id);
-    if (decision.allowed) return { auth, headers: decision.headers };
+    // A keyless request's budget is the address's, not a key's: its figures are told only in the 429.
+    if (decision.allowed) return { auth, headers: counted.bucket === 'anonymous' ? {} : decision.headers };
     const who = counted.bucket === 'admin' ? 'for the admin key' : counted.bucket === 'anonymous' ? 'without an API key from one address' : `on the ${counted.bucket} plan`;
     const refused = new AppError('RATE_LIMITED', `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute ${who}, retry in ${decision.headers['Retry-After']} s`);
     return { auth, headers: decision.headers, refused };

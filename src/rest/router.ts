@@ -79,12 +79,20 @@ type Parsed = ParsedRequest | { error: AppError };
 
 type Outcome = { representation: Representation } | { error: AppError; cause: unknown };
 
-/** An answer asked for recently: what warm() needs to compute it again, how often it was asked since the last round, what it cost. */
+/**
+ * How many data versions after its last request an answer is still warmed: 2, since an ingest may
+ * advance the version twice (its commit, then the clock state it changed).
+ */
+const WARM_VERSIONS = 2;
+
+/** An answer asked for recently: what warm() needs to compute it again, how often and when it was asked, what it cost. */
 interface Recent {
   c: CompiledRoute;
   request: ParsedRequest;
   auth: Auth;
   asks: number;
+  /** The data version of its last request. */
+  askedVersion: number;
   /** Size of its last body, bytes (its cost). */
   bytes: number;
 }
@@ -209,8 +217,9 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     const answer = `${c.route.operation}|${visibility}|${request.variablesKey}`;
     let seen = recent.get(answer);
     if (asked) {
-      if (!seen) recent.set(answer, (seen = { c, request, auth, asks: 0, bytes: 0 }));
+      if (!seen) recent.set(answer, (seen = { c, request, auth, asks: 0, askedVersion: version, bytes: 0 }));
       seen.asks++;
+      seen.askedVersion = version;
     }
     const key = `${version}|${answer}`;
     const cached = asked ? deps.cache.get(key) : deps.cache.peek(key);
@@ -300,16 +309,16 @@ export function createRestHandler(deps: RestDeps): RestHandler {
       return warming;
     }
     warming = (async () => {
-      // Only answers asked for since the last warm-up (an expensive one sent once is warmed once at
-      // most), cheap ones (small bodies), most asked first. If the version moves while warming, the
-      // same answers go round once more, and no round starts a computation past its time budget.
-      const chosen = [...recent.values()]
-        .filter((r) => r.asks > 0 && r.bytes <= warmMaxBytes)
-        .sort((a, b) => b.asks - a.asks)
-        .slice(0, warmCount);
-      for (const r of recent.values()) r.asks = 0;
       do {
         again = false;
+        // Only answers asked for under one of the last WARM_VERSIONS data versions (one asked once is
+        // warmed after the next ingest or two, then no more), cheap ones (small bodies), most asked
+        // first, and no computation started past the round's time budget.
+        const version = deps.dataVersion();
+        const chosen = [...recent.values()]
+          .filter((r) => r.askedVersion >= version - WARM_VERSIONS && r.bytes <= warmMaxBytes)
+          .sort((a, b) => b.asks - a.asks)
+          .slice(0, warmCount);
         const started = performance.now();
         for (const { c, request, auth } of chosen) {
           if (performance.now() - started > warmBudgetMs) break;
