@@ -107,7 +107,14 @@ export function createApp(deps: AppDeps): App {
   const now = deps.now ?? (() => new Date());
   const schema = buildSchema();
   const metrics = createMetrics();
-  const cacheEvents = (cache: string) => (event: CacheEvent) => metrics.cacheEvents.inc({ cache, event });
+  // Counters bound to their labels once: a look-up is on the hot path of every request.
+  const cacheEvents = (cache: string, also?: Partial<Record<CacheEvent, () => void>>) => {
+    const bound = Object.fromEntries((['hit', 'miss', 'evict', 'expire'] as const).map((event) => [event, metrics.cacheEvents.labels({ cache, event })]));
+    return (event: CacheEvent) => {
+      bound[event]!.inc();
+      also?.[event]?.();
+    };
+  };
   const rateLimiter = createRateLimiter({ limits: deps.config.rateLimits, redis: deps.rateLimitStore });
 
   // One authenticator for every transport: verified keys in memory, dropped at once when the bus says
@@ -180,15 +187,14 @@ export function createApp(deps: AppDeps): App {
           serializers: { req: (req: { url: string; query?: unknown }) => Object.assign(req, { url: redactUrl(req.url), query: undefined }) },
         });
   const { cacheBytes } = deps.config;
+  const lookupHits = metrics.cacheLookups.labels({ outcome: 'hit' });
+  const lookupMisses = metrics.cacheLookups.labels({ outcome: 'miss' });
   const restCache =
     deps.config.restCacheMs > 0
       ? createResponseCache({
           maxAgeMs: deps.config.restCacheMs,
           maxBytes: cacheBytes.responses,
-          onEvent: (event) => {
-            metrics.cacheEvents.inc({ cache: 'responses', event });
-            if (event === 'hit' || event === 'miss') metrics.cacheLookups.inc({ outcome: event });
-          },
+          onEvent: cacheEvents('responses', { hit: () => lookupHits.inc(), miss: () => lookupMisses.inc() }),
         })
       : undefined;
   if (restCache) metrics.watchCacheBytes('responses', () => restCache.calculatedSize, cacheBytes.responses);
