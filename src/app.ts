@@ -13,6 +13,7 @@ import { pinoHttp } from 'pino-http';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createAuthenticator, type Auth, type KeyChange } from './auth/authenticate';
+import { clientAddress } from './auth/client-address';
 import { createConnectionLimiter } from './auth/connection-limit';
 import { createRateLimiter } from './auth/rate-limit';
 import type { Config } from './config';
@@ -39,7 +40,8 @@ import { createMetrics, type Metrics } from './metrics';
 import { redactUrl } from './redact';
 import { errorBody } from './rest/envelope';
 import { buildOpenApi } from './rest/openapi';
-import { createResponseCache } from './rest/response-cache';
+import type { CacheEvent } from './rest/bounded-cache';
+import { createResponseCache, dropExpired } from './rest/response-cache';
 import { createRestHandler, type Admission } from './rest/router';
 import { createGraphQLGetHandler, createPersistedQueryStore } from './rest/graphql-get';
 import { refusalOf, sendRefusal } from './rest/request-limits';
@@ -74,6 +76,8 @@ export interface App {
 
 /** The request id of the request being served (Apollo's formatError has no request of its own). */
 const requestIds = new AsyncLocalStorage<string>();
+/** Whether the /graphql request being served has a usable key (the persisted-query store asks). */
+const keyedRequests = new AsyncLocalStorage<boolean>();
 
 /** A client's X-Request-Id when it is a sane token, else a fresh UUID. */
 function requestIdOf(header: string | string[] | undefined): string {
@@ -111,6 +115,14 @@ export function createApp(deps: AppDeps): App {
   const now = deps.now ?? (() => new Date());
   const schema = buildSchema();
   const metrics = createMetrics();
+  // Counters bound to their labels once: a look-up is on the hot path of every request.
+  const cacheEvents = (cache: string, also?: Partial<Record<CacheEvent, () => void>>) => {
+    const bound = Object.fromEntries((['hit', 'miss', 'evict', 'expire'] as const).map((event) => [event, metrics.cacheEvents.labels({ cache, event })]));
+    return (event: CacheEvent) => {
+      bound[event]!.inc();
+      also?.[event]?.();
+    };
+  };
   const rateLimiter = createRateLimiter({ limits: deps.config.rateLimits, redis: deps.rateLimitStore });
 
   // One authenticator for every transport: verified keys in memory, dropped at once when the bus says
@@ -120,6 +132,7 @@ export function createApp(deps: AppDeps): App {
     adminKey: deps.config.adminKey,
     now,
     ...(deps.keyCacheTtlMs !== undefined && { ttlMs: deps.keyCacheTtlMs }),
+    onCacheEvent: cacheEvents('api_keys'),
     onError: (err) => deps.logger.warn({ err }, 'live key check failed'),
   });
   const stopKeyEvents = deps.bus.subscribe('keys', (change) => void authenticator.keyChanged(change));
@@ -149,15 +162,21 @@ export function createApp(deps: AppDeps): App {
 
   /**
    * Authentication then rate limiting, for REST and GraphQL alike. API keys draw on their plan's
-   * budget, the admin key on its own; requests without a usable key are refused later, per route.
+   * budget, the admin key on its own, requests without a usable key on their client address's
+   * (they are refused later, per route or per field, but their parsing and answers still cost).
    */
   const admit = async (req: IncomingMessage): Promise<Admission> => {
     const auth = await authenticator.authenticate(req.headers.authorization);
-    const counted = auth.kind === 'viewer' ? { bucket: auth.viewer.plan, id: auth.viewer.keyId } : auth.kind === 'admin' ? { bucket: 'admin' as const, id: 'admin' } : undefined;
-    if (!counted) return { auth, headers: {} };
+    const counted =
+      auth.kind === 'viewer'
+        ? { bucket: auth.viewer.plan, id: auth.viewer.keyId }
+        : auth.kind === 'admin'
+          ? { bucket: 'admin' as const, id: 'admin' }
+          : { bucket: 'anonymous' as const, id: clientAddress(req.socket.remoteAddress) };
     const decision = await rateLimiter.consume(counted.bucket, counted.id);
-    if (decision.allowed) return { auth, headers: decision.headers };
-    const who = counted.bucket === 'admin' ? 'for the admin key' : `on the ${counted.bucket} plan`;
+    // A keyless request's budget is the address's, not a key's: its figures are told only in the 429.
+    if (decision.allowed) return { auth, headers: counted.bucket === 'anonymous' ? {} : decision.headers };
+    const who = counted.bucket === 'admin' ? 'for the admin key' : counted.bucket === 'anonymous' ? 'without an API key from one address' : `on the ${counted.bucket} plan`;
     const refused = new AppError('RATE_LIMITED', `${ERRORS.RATE_LIMITED.message}: ${decision.headers['X-RateLimit-Limit']} requests per minute ${who}, retry in ${decision.headers['Retry-After']} s`);
     return { auth, headers: decision.headers, refused };
   };
@@ -175,7 +194,18 @@ export function createApp(deps: AppDeps): App {
           // (the parsed query would repeat it, and the URL already shows it).
           serializers: { req: (req: { url: string; query?: unknown }) => Object.assign(req, { url: redactUrl(req.url), query: undefined }) },
         });
-  const restCache = deps.config.restCacheMs > 0 ? createResponseCache({ maxAgeMs: deps.config.restCacheMs }) : undefined;
+  const { cacheBytes } = deps.config;
+  const lookupHits = metrics.cacheLookups.labels({ outcome: 'hit' });
+  const lookupMisses = metrics.cacheLookups.labels({ outcome: 'miss' });
+  const restCache =
+    deps.config.restCacheMs > 0
+      ? createResponseCache({
+          maxAgeMs: deps.config.restCacheMs,
+          maxBytes: cacheBytes.responses,
+          onEvent: cacheEvents('responses', { hit: () => lookupHits.inc(), miss: () => lookupMisses.inc() }),
+        })
+      : undefined;
+  if (restCache) metrics.watchCacheBytes('responses', () => restCache.calculatedSize, cacheBytes.responses);
   const rest = createRestHandler({
     schema,
     admit,
@@ -183,17 +213,22 @@ export function createApp(deps: AppDeps): App {
     dataVersion: () => dataVersion.current,
     cache: restCache,
     prefix: REST_PREFIX,
-    onCacheLookup: (hit) => metrics.cacheLookups.inc({ outcome: hit ? 'hit' : 'miss' }),
+    parsedUrlMaxBytes: cacheBytes.parsedUrls,
+    onParsedUrlEvent: cacheEvents('parsed_urls'),
     onError: (error, req) => ((req as IncomingMessage & { log?: Logger }).log ?? deps.logger).error({ err: error }, 'REST operation failed'),
   });
 
   // Precompute per data version: when it advances, the answers polled most recently are computed
   // again at once (after a short pause that gathers a burst of ingests into one round).
+  // Answers of past versions are dropped at once (nobody can ask for them again), and expired ones
+  // on a slow sweep, so neither waits for LRU eviction.
   let warmTimer: NodeJS.Timeout | undefined;
-  const stopWarming = dataVersion.onAdvance(() => {
+  const stopWarming = dataVersion.onAdvance((version) => {
+    if (restCache) dropExpired(restCache, version);
     clearTimeout(warmTimer);
     warmTimer = setTimeout(() => void rest.warm(), 10);
   });
+  const sweepTimer = restCache && setInterval(() => dropExpired(restCache, dataVersion.current), 60_000).unref();
 
   const app = express();
   app.disable('x-powered-by');
@@ -260,7 +295,7 @@ export function createApp(deps: AppDeps): App {
         sendGraphQL(res, admission.refused);
         return;
       }
-      next();
+      keyedRequests.run(admission.auth.kind !== 'none', next);
     } catch (error) {
       next(error);
     }
@@ -268,7 +303,12 @@ export function createApp(deps: AppDeps): App {
   const authOf = (req: Request): Auth => (req as AuthedRequest).auth ?? { kind: 'none', error: new AppError('UNAUTHENTICATED') };
 
   // Automatic persisted queries: one store for Apollo (POST registration) and the cached GET path.
-  const persistedQueries = createPersistedQueryStore();
+  // Bounded in bytes; only requests with a usable key register queries (a keyless one's is run, not kept).
+  const persistedQueries = createPersistedQueryStore({
+    maxBytes: cacheBytes.persistedQueries,
+    mayStore: () => keyedRequests.getStore() === true,
+    onEvent: cacheEvents('persisted_queries'),
+  });
   // Introspection is a setting (GRAPHQL_INTROSPECTION, on by default), never NODE_ENV's: Apollo would
   // turn it off under NODE_ENV=production and break GraphiQL, codegen and client tools there. Off, it
   // is refused on POST (Apollo's own rule) and on the cached GET path (the same rule of graphql-js).
@@ -338,7 +378,16 @@ export function createApp(deps: AppDeps): App {
   // GraphQL queries over GET (plain or persisted) come from the REST response cache, with ETags.
   const graphqlGet =
     restCache &&
-    createGraphQLGetHandler({ schema, rules: [...shapeLimitRules(), ...introspectionRules], cache: restCache, persistedQueries, dataVersion: () => dataVersion.current, createContext: contextFor });
+    createGraphQLGetHandler({
+      schema,
+      rules: [...shapeLimitRules(), ...introspectionRules],
+      cache: restCache,
+      persistedQueries,
+      documentMaxBytes: cacheBytes.persistedQueries,
+      onDocumentEvent: cacheEvents('graphql_documents'),
+      dataVersion: () => dataVersion.current,
+      createContext: contextFor,
+    });
   const graphqlGetFromCache = async (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' || !graphqlGet) return next();
     try {
@@ -456,6 +505,7 @@ export function createApp(deps: AppDeps): App {
       stopIngestMetrics();
       stopWarming();
       clearTimeout(warmTimer);
+      clearInterval(sweepTimer);
       dataVersion.close();
       sse.close();
       await socketIo.close();

@@ -31,11 +31,13 @@ export interface Config {
   /** SIMULATOR_CLOCK: `demo` starts `--simulate` mid-game at any hour, `real` plays the slate at its real hours. */
   readonly simulatorClock: 'demo' | 'real';
   readonly restCacheMs: number;
+  /** Bytes each in-memory cache may hold, keys and bookkeeping included (docs/operations.md: memory). */
+  readonly cacheBytes: Readonly<CacheBytes>;
   /** DEBUG_ERRORS: GraphQL errors carry stack traces (never in production use). */
   readonly debugErrors: boolean;
   /** GRAPHQL_INTROSPECTION: the schema answers introspection (GraphiQL, codegen, clients); on in every environment unless set false. */
   readonly graphqlIntrospection: boolean;
-  /** Requests per minute per key, by plan, and for the admin key (RATE_LIMIT_*). */
+  /** Requests per minute per key, by plan, for the admin key, and per client address without a key (RATE_LIMIT_*). */
   readonly rateLimits: Readonly<Record<RateBucket, number>>;
   /** Open live connections per key and API process, by plan (LIVE_CONNECTIONS_*). */
   readonly liveConnections: Readonly<Record<Plan, number>>;
@@ -43,6 +45,16 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Webhook delivery (docs/webhooks.md): WEBHOOK_* settings. */
   readonly webhooks: Readonly<WebhookConfig>;
+}
+
+/** Byte bounds of the in-memory caches. */
+export interface CacheBytes {
+  /** REST_CACHE_MAX_BYTES: serialized REST and GraphQL-over-GET answers with their compressed forms. */
+  responses: number;
+  /** PARSED_URLS_MAX_BYTES: REST URLs with their parsed parameters. */
+  parsedUrls: number;
+  /** PERSISTED_QUERIES_MAX_BYTES: automatic persisted queries (registered by keyed requests only), and as much for parsed GraphQL GET documents. */
+  persistedQueries: number;
 }
 
 /** How the ingesting process evaluates and sends webhooks (WEBHOOK_*). */
@@ -108,12 +120,16 @@ const schema = z.object({
   SIMULATOR_INTERVAL_MS: int(200, 600_000).default(5_000),
   SIMULATOR_CLOCK: z.enum(['demo', 'real']).default('demo'),
   REST_CACHE_MS: int(0, 3_600_000).default(300_000),
+  REST_CACHE_MAX_BYTES: int(65_536, 2 ** 40).default(32 * 1_048_576),
+  PARSED_URLS_MAX_BYTES: int(65_536, 2 ** 40).default(4 * 1_048_576),
+  PERSISTED_QUERIES_MAX_BYTES: int(65_536, 2 ** 40).default(4 * 1_048_576),
   DEBUG_ERRORS: z.enum(['true', 'false', '1', '0']).default('false'),
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false', '1', '0']).default('true'),
   RATE_LIMIT_STARTER: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.starter),
   RATE_LIMIT_PRO: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.pro),
   RATE_LIMIT_ELITE: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.elite),
   RATE_LIMIT_ADMIN: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.admin),
+  RATE_LIMIT_ANONYMOUS: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.anonymous),
   LIVE_CONNECTIONS_STARTER: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.starter),
   LIVE_CONNECTIONS_PRO: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.pro),
   LIVE_CONNECTIONS_ELITE: int(1, 1_000_000).default(DEFAULT_LIVE_CONNECTIONS.elite),
@@ -163,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorIntervalMs: e.SIMULATOR_INTERVAL_MS,
     simulatorClock: e.SIMULATOR_CLOCK,
     restCacheMs: e.REST_CACHE_MS,
+    cacheBytes: Object.freeze({ responses: e.REST_CACHE_MAX_BYTES, parsedUrls: e.PARSED_URLS_MAX_BYTES, persistedQueries: e.PERSISTED_QUERIES_MAX_BYTES }),
     debugErrors: e.DEBUG_ERRORS === 'true' || e.DEBUG_ERRORS === '1',
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION === 'true' || e.GRAPHQL_INTROSPECTION === '1',
     liveConnections: Object.freeze({ starter: e.LIVE_CONNECTIONS_STARTER, pro: e.LIVE_CONNECTIONS_PRO, elite: e.LIVE_CONNECTIONS_ELITE }),
@@ -175,6 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       pollMs: e.WEBHOOK_POLL_MS,
     }),
-    rateLimits: Object.freeze({ starter: e.RATE_LIMIT_STARTER, pro: e.RATE_LIMIT_PRO, elite: e.RATE_LIMIT_ELITE, admin: e.RATE_LIMIT_ADMIN }),
+    rateLimits: Object.freeze({ starter: e.RATE_LIMIT_STARTER, pro: e.RATE_LIMIT_PRO, elite: e.RATE_LIMIT_ELITE, admin: e.RATE_LIMIT_ADMIN, anonymous: e.RATE_LIMIT_ANONYMOUS }),
   });
 }

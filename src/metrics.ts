@@ -13,6 +13,10 @@ export interface Metrics {
   httpDuration: Histogram<'method' | 'route'>;
   /** Response-cache look-ups by outcome (hit, miss). */
   cacheLookups: Counter<'outcome'>;
+  /** What each in-memory cache does: hit, miss, evict (left for room), expire (too old, or of a past data version). */
+  cacheEvents: Counter<'cache' | 'event'>;
+  /** Reports `bytes()` as cache_bytes{cache=name} (and `maxBytes` as cache_max_bytes) at every scrape. */
+  watchCacheBytes(name: string, bytes: () => number, maxBytes: number): void;
   /** Open live connections (Socket.IO and graphql-ws). */
   liveConnections: Gauge;
   /** Seconds from a document's fetch to its committed changes reaching this process (the bus event). */
@@ -43,6 +47,17 @@ function processMetrics(): Registry {
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
+  const cacheSizes = new Map<string, () => number>();
+  const cacheBytes = new Gauge({
+    name: 'cache_bytes',
+    help: 'Bytes an in-memory cache holds (keys, values and bookkeeping, as its bound counts them), by cache',
+    labelNames: ['cache'],
+    registers: [registry],
+    collect() {
+      for (const [cache, bytes] of cacheSizes) this.set({ cache }, bytes());
+    },
+  });
+  const cacheMaxBytes = new Gauge({ name: 'cache_max_bytes', help: 'Bound of an in-memory cache in bytes (its configured limit), by cache', labelNames: ['cache'], registers: [registry] });
   return {
     registry,
     exposition: () => Registry.merge([processMetrics(), registry]),
@@ -55,6 +70,17 @@ export function createMetrics(): Metrics {
       registers: [registry],
     }),
     cacheLookups: new Counter({ name: 'response_cache_lookups_total', help: 'Response cache look-ups, by outcome (hit, miss)', labelNames: ['outcome'], registers: [registry] }),
+    cacheEvents: new Counter({
+      name: 'cache_events_total',
+      help: 'What each in-memory cache did, by cache and event: hit, miss, evict (dropped for room), expire (too old or of a past data version)',
+      labelNames: ['cache', 'event'],
+      registers: [registry],
+    }),
+    watchCacheBytes(name, bytes, maxBytes) {
+      cacheSizes.set(name, bytes);
+      cacheMaxBytes.set({ cache: name }, maxBytes);
+      cacheBytes.set({ cache: name }, bytes());
+    },
     liveConnections: new Gauge({ name: 'live_connections', help: 'Open live connections (Socket.IO and graphql-ws)', registers: [registry] }),
     ingestLag: new Histogram({
       name: 'ingest_lag_seconds',

@@ -32,8 +32,10 @@ export interface AuthenticatorOptions {
    * net behind the bus, which drops a changed key at once.
    */
   ttlMs?: number;
-  /** Most keys held at once (default 100,000), least recently used out first. */
-  maxKeys?: number;
+  /** Bytes the verified keys may hold (default 16 MiB, about 16,000 keys), least recently used out first. */
+  maxBytes?: number;
+  /** What the key cache does (metrics): hit, miss, evict, expire. */
+  onCacheEvent?: (event: 'hit' | 'miss' | 'evict' | 'expire') => void;
   /** Period of the re-check of connected sockets' keys, in memory (default 500 ms). */
   watchIntervalMs?: number;
   onError?: (error: Error) => void;
@@ -53,6 +55,9 @@ export interface Authenticator {
 }
 
 
+/** Bytes one verified key is counted for in the key cache. */
+const KEY_ENTRY_BYTES = 1024;
+
 /**
  * Builds the authenticator: verified keys are held in memory (hash -> stored key with its account),
  * so no request reads the database after the first one of a key; the bus (`keyChanged`) and a TTL
@@ -62,13 +67,22 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   const now = options.now ?? (() => new Date());
   const ttlMs = options.ttlMs ?? 60_000;
   const adminHash = options.adminKey ? hashApiKey(options.adminKey) : undefined;
-  // Bounded, so keys used once long ago do not stay forever; the TTL is the safety net behind the bus.
-  const entries = new LRUCache<string, KeyRecord>({ max: options.maxKeys ?? 100_000, ttl: ttlMs });
+  // Bounded in bytes, so keys used once long ago do not stay forever; the TTL is the safety net behind
+  // the bus. A record is a fixed handful of short fields: its hash key, ids, plan, dates (~1 KiB with
+  // the LRU's own bookkeeping).
+  const onCacheEvent = options.onCacheEvent;
+  const entries = new LRUCache<string, KeyRecord>({
+    maxSize: options.maxBytes ?? 16 * 1024 * 1024,
+    sizeCalculation: () => KEY_ENTRY_BYTES,
+    ttl: ttlMs,
+    ...(onCacheEvent && { dispose: (_record: KeyRecord, _hash: string, reason: LRUCache.DisposeReason) => (reason === 'evict' || reason === 'expire') && onCacheEvent(reason) }),
+  });
   // A change that arrives while a lookup is in flight must not be undone by the lookup's older answer.
   let generation = 0;
 
   const lookup: KeyLookup = async (hash) => {
     const cached = entries.get(hash);
+    onCacheEvent?.(cached ? 'hit' : 'miss');
     if (cached) return cached;
     const started = generation;
     const record = await options.lookup(hash);

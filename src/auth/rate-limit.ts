@@ -5,11 +5,14 @@ import type { Plan } from './viewer';
 /** Rate-limit window, seconds: the limits are requests per minute. */
 export const RATE_WINDOW_SECONDS = 60;
 
-/** Who is counted: an API key by its plan, or the admin key. */
-export type RateBucket = Plan | 'admin';
+/**
+ * Who is counted: an API key by its plan, the admin key, or a request without a usable key by its
+ * client address (`anonymous`, counted per `clientAddress`).
+ */
+export type RateBucket = Plan | 'admin' | 'anonymous';
 
 /** Requests per minute by bucket, unless configured (RATE_LIMIT_STARTER, ... in the environment). */
-export const DEFAULT_RATE_LIMITS: Readonly<Record<RateBucket, number>> = { starter: 60, pro: 300, elite: 6000, admin: 120 };
+export const DEFAULT_RATE_LIMITS: Readonly<Record<RateBucket, number>> = { starter: 60, pro: 300, elite: 6000, admin: 120, anonymous: 300 };
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -27,7 +30,7 @@ export interface RateLimiterOptions {
   redis?: Redis;
 }
 
-/** Per-key request limits (fixed one-minute window per key). */
+/** Per-key (and, without a key, per-address) request limits: a fixed one-minute window per counted id. */
 export function createRateLimiter(options: RateLimiterOptions) {
   const make = (bucket: RateBucket): RateLimiterAbstract => {
     const base = { points: options.limits[bucket], duration: RATE_WINDOW_SECONDS, keyPrefix: `odds:rate:${bucket}` };
@@ -36,7 +39,7 @@ export function createRateLimiter(options: RateLimiterOptions) {
   };
   const limiters = new Map((Object.keys(options.limits) as RateBucket[]).map((bucket) => [bucket, make(bucket)]));
   return {
-    /** Counts one request of `id` (a key id) in `bucket`; never throws for an exhausted budget. */
+    /** Counts one request of `id` (a key id, or a `clientAddress` for `anonymous`) in `bucket`; never throws for an exhausted budget. */
     async consume(bucket: RateBucket, id: string): Promise<RateLimitDecision> {
       const limit = options.limits[bucket];
       let res: RateLimiterRes;

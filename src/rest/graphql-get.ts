@@ -2,11 +2,11 @@ import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { costRefusal, PARSE_OPTIONS } from '../graphql/limits';
 import { execute, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
-import { LRUCache } from 'lru-cache';
 import type { Auth } from '../auth/authenticate';
 import { planVisibility } from '../auth/viewer';
 import type { GraphQLContext } from '../graphql/context';
 import { selectsPerKeyField } from '../graphql/schema';
+import { BoundedCache, stringBytes, type CacheEvent } from './bounded-cache';
 import { representation, type ResponseCache } from './response-cache';
 import { sendRepresentation } from './router';
 
@@ -26,15 +26,26 @@ export interface PersistedQueryStore {
 /** Apollo's prefix of APQ entries in its cache. */
 const APQ_PREFIX = 'apq:';
 
-/** An in-memory APQ store: at most `max` queries, least recently used out first. */
-export function createPersistedQueryStore(max = 10_000): PersistedQueryStore {
-  const queries = new LRUCache<string, string>({ max });
+export interface PersistedQueryStoreOptions {
+  /** Bytes the stored queries may hold, hashes included (PERSISTED_QUERIES_MAX_BYTES). */
+  maxBytes: number;
+  /**
+   * Whether the request being served may register a query: only requests with a usable key do, so
+   * a caller without one cannot fill the store (the app answers from the request's context).
+   */
+  mayStore(): boolean;
+  onEvent?: (event: CacheEvent) => void;
+}
+
+/** An in-memory APQ store bounded in bytes, least recently used out first. */
+export function createPersistedQueryStore(options: PersistedQueryStoreOptions): PersistedQueryStore {
+  const queries = new BoundedCache<string>({ maxBytes: options.maxBytes, sizeOf: stringBytes, ...(options.onEvent && { onEvent: options.onEvent }) });
   return {
     async get(key) {
       return queries.get(key);
     },
     async set(key, value) {
-      queries.set(key, value);
+      if (options.mayStore()) queries.set(key, value);
     },
     async delete(key) {
       return queries.delete(key);
@@ -48,6 +59,9 @@ export interface GraphQLGetDeps {
   rules: readonly ValidationRule[];
   cache: ResponseCache;
   persistedQueries: PersistedQueryStore;
+  /** Bytes the parsed and validated documents may hold (default 4 MiB). */
+  documentMaxBytes?: number;
+  onDocumentEvent?: (event: CacheEvent) => void;
   dataVersion(): number;
   createContext(auth: Auth): GraphQLContext;
 }
@@ -60,8 +74,15 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
  */
 export function createGraphQLGetHandler(deps: GraphQLGetDeps) {
   const rules = [...specifiedRules, ...deps.rules];
-  // Parsed and validated documents by hash; `false` remembers one that does not validate.
-  const documents = new LRUCache<string, DocumentNode | false>({ max: 1000 });
+  // Parsed and validated documents by hash; `false` remembers one that does not validate. Parsed
+  // without locations (only documents that validate and run without errors are used here, so no
+  // error needs one), which keeps the source text out of the tree: a document is about twice its
+  // JSON form in memory.
+  const documents = new BoundedCache<{ document: DocumentNode | false; bytes: number }>({
+    maxBytes: deps.documentMaxBytes ?? 4 * 1024 * 1024,
+    sizeOf: (entry) => entry.bytes,
+    ...(deps.onDocumentEvent && { onEvent: deps.onDocumentEvent }),
+  });
 
   return async (req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, auth: Auth): Promise<boolean> => {
     let source = text(query.query);
@@ -87,15 +108,15 @@ export function createGraphQLGetHandler(deps: GraphQLGetDeps) {
     }
     const operationName = text(query.operationName);
 
-    let document = documents.get(documentHash);
+    let document = documents.get(documentHash)?.document;
     if (document === undefined) {
       try {
-        const parsed = parse(source, PARSE_OPTIONS);
+        const parsed = parse(source, { ...PARSE_OPTIONS, noLocation: true });
         document = validate(deps.schema, parsed, rules).length ? false : parsed;
       } catch {
         document = false;
       }
-      documents.set(documentHash, document);
+      documents.set(documentHash, { document, bytes: document ? 2 * JSON.stringify(document).length : 0 });
     }
     if (!document || getOperationAST(document, operationName)?.operation !== 'query') return false;
     // Answers that depend on the key itself (its webhooks) are never shared: Apollo answers them.
@@ -112,7 +133,8 @@ export function createGraphQLGetHandler(deps: GraphQLGetDeps) {
       r = representation(Buffer.from(`${JSON.stringify({ data: result.data })}\n`), 'private, max-age=5');
       deps.cache.set(key, r);
     }
-    // A persisted query seen here first is registered for Apollo too (and for later hash-only GETs).
+    // A persisted query seen here first is registered for Apollo too (and for later hash-only GETs),
+    // when the caller has a key (the store's own rule, the same for POST registrations).
     if (persistedHash && query.query !== undefined) await deps.persistedQueries.set(APQ_PREFIX + persistedHash, source);
     await sendRepresentation(req, res, r, {});
     return true;

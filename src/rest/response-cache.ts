@@ -1,12 +1,12 @@
 import { hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { LRUCache } from 'lru-cache';
+import { BoundedCache, type CacheEvent } from './bounded-cache';
 
 // Serialized REST bodies, kept as bytes with their ETag and their gzip and brotli forms. An entry is
 // keyed by (data version, operation, plan visibility, normalized variables): the data version
 // advances on every ingest and clock flip (src/events/data-version.ts), so an entry is never stale;
-// old versions simply stop being asked for and leave by LRU. Bounded in bytes.
+// old versions stop being asked for and are dropped when the version advances. Bounded in bytes.
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -51,24 +51,40 @@ export function representation(body: Buffer, cacheControl: string): Representati
 }
 
 export interface ResponseCacheOptions {
-  /** Upper bound of the bytes held (bodies plus an allowance for their compressed forms). */
-  maxBytes?: number;
+  /** Upper bound of the bytes held: bodies, an allowance for their compressed forms, keys and bookkeeping. */
+  maxBytes: number;
   /** Safety net: an entry is recomputed after this long even if no event said so (ms). */
   maxAgeMs: number;
+  /** Hits, misses, evictions and expiries (metrics). */
+  onEvent?: (event: CacheEvent) => void;
 }
 
-export type ResponseCache = LRUCache<string, Representation>;
+/**
+ * Representations by `<data version>|<operation>|<visibility>|<variables>` (the REST router's keys) or
+ * `<data version>|graphql|...` (GraphQL over GET): every key starts with the data version it was made under.
+ */
+export type ResponseCache = BoundedCache<Representation>;
 
-/** An LRU of representations bounded in bytes (default 64 MB). */
+/** An LRU of representations bounded in bytes, keys included (their variables can be long). */
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  return new LRUCache<string, Representation>({
-    maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-    // The compressed forms add about a third of the body at most on JSON.
-    sizeCalculation: (r) => Math.ceil(r.body.length * 1.34) + 256,
-    ttl: options.maxAgeMs,
-    // Expired entries are dropped when asked for; no timer per entry.
-    ttlAutopurge: false,
+  return new BoundedCache<Representation>({
+    maxBytes: options.maxBytes,
+    // The compressed forms add about a third of the body at most on JSON; the ETag and headers ~100 bytes.
+    sizeOf: (r) => Math.ceil(r.body.length * 1.34) + 160,
+    ttlMs: options.maxAgeMs,
+    ...(options.onEvent && { onEvent: options.onEvent }),
   });
+}
+
+/**
+ * Drops the entries of data versions before `version` (no request asks for them again: every
+ * look-up keys on the current version) and the ones past their age. The app calls it when the
+ * version advances and on a slow timer, so old answers do not wait for LRU eviction to leave.
+ */
+export function dropExpired(cache: ResponseCache, version: number): void {
+  const current = `${version}|`;
+  cache.dropWhere((key) => !key.startsWith(current));
+  cache.purgeStale();
 }
 
 /** The encoding to send for an `Accept-Encoding` value: br, then gzip, when the client accepts them. */

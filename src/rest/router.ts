@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import { execute, GraphQLError, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import { BoundedCache, stringBytes, type CacheEvent } from './bounded-cache';
 import { match, type MatchFunction } from 'path-to-regexp';
 import type { Auth } from '../auth/authenticate';
 import { planVisibility } from '../auth/viewer';
@@ -35,13 +36,23 @@ export interface RestDeps {
   dataVersion(): number;
   /** Logs unexpected errors (500). */
   onError(error: unknown, req: IncomingMessage): void;
-  /** Told of every client request's cache look-up (metrics). */
-  onCacheLookup?(hit: boolean): void;
+  /** Told what the cache of parsed URLs does (metrics). */
+  onParsedUrlEvent?(event: CacheEvent): void;
+  /** Bytes the parsed URLs may hold, keys included (default 8 MiB). */
+  parsedUrlMaxBytes?: number;
   routes?: readonly Route[];
   /** Bodies kept per data version (response-cache.ts); every request runs its operation when absent. */
   cache?: ResponseCache | undefined;
-  /** How many recently asked answers `warm()` computes again (default 16). */
+  /** How many recently asked answers `warm()` computes again at most (default 16). */
   warmCount?: number;
+  /**
+   * An answer whose body was larger than this (bytes) is not warmed (default 512 KiB). The body's size
+   * stands for its cost: computing and serializing an answer takes time in proportion to it (about
+   * 250 ms of CPU per MB on the real data), and unlike a timing it does not vary with the load.
+   */
+  warmMaxBytes?: number;
+  /** A warm-up round starts no computation after this long (ms, default 500). */
+  warmBudgetMs?: number;
   /** Path prefix of the routes (default /api/v1/nba/odds). */
   prefix?: string;
 }
@@ -72,6 +83,24 @@ type ParsedRequest = { params: Record<string, unknown>; variables: Record<string
 type Parsed = ParsedRequest | { error: AppError };
 
 type Outcome = { representation: Representation } | { error: AppError; cause: unknown };
+
+/**
+ * How many data versions after its last request an answer is still warmed: 2, since an ingest may
+ * advance the version twice (its commit, then the clock state it changed).
+ */
+const WARM_VERSIONS = 2;
+
+/** An answer asked for recently: what warm() needs to compute it again, how often and when it was asked, what it cost. */
+interface Recent {
+  c: CompiledRoute;
+  request: ParsedRequest;
+  auth: Auth;
+  asks: number;
+  /** The data version of its last request. */
+  askedVersion: number;
+  /** Size of its last body, bytes (its cost). */
+  bytes: number;
+}
 
 interface CompiledRoute {
   route: Route;
@@ -142,11 +171,21 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     };
   });
   const inFlight = new Map<string, Promise<Outcome>>();
-  // The answers asked for most recently (what to warm). The caller's Auth is kept only for its plan's
-  // visibility: answers never depend on who the key belongs to.
-  const recent = new LRUCache<string, { c: CompiledRoute; request: ParsedRequest; auth: Auth }>({ max: deps.warmCount ?? 16 });
-  // Pollers repeat the same URLs: parsing (zod) is a pure function of the URL, so it is done once per URL.
-  const parsedUrls = new LRUCache<string, Parsed>({ max: 10_000 });
+  const warmCount = deps.warmCount ?? 16;
+  const warmMaxBytes = deps.warmMaxBytes ?? 512 * 1024;
+  const warmBudgetMs = deps.warmBudgetMs ?? 500;
+  // The answers asked for recently (what to warm), with how often since the last warm-up and what
+  // their last computation cost. The caller's Auth is kept only for its plan's visibility: answers
+  // never depend on who the key belongs to.
+  const recent = new LRUCache<string, Recent>({ max: warmCount * 4 });
+  // Pollers repeat the same URLs: parsing (zod) is a pure function of the URL, so it is done once per
+  // URL; bounded in bytes, the URL and its parsed values counted (a list of ids costs about three times
+  // its text: the parameters, the variables and their JSON).
+  const parsedUrls = new BoundedCache<Parsed>({
+    maxBytes: deps.parsedUrlMaxBytes ?? 8 * 1024 * 1024,
+    sizeOf: (p) => ('error' in p ? 2 * p.error.message.length : 3 * stringBytes(p.variablesKey)),
+    ...(deps.onParsedUrlEvent && { onEvent: deps.onParsedUrlEvent }),
+  });
 
   function parse(c: CompiledRoute, pathParams: Record<string, string>, search: string): Parsed {
     const query = querystring.parse(search) as Record<string, unknown>;
@@ -170,18 +209,25 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     return { representation: representation(Buffer.from(JSON.stringify(body)), cacheControl) };
   }
 
-  /** The answer of `c` for these variables: from the cache, from a run in flight, or a new run. */
-  function outcomeOf(c: CompiledRoute, request: ParsedRequest, auth: Auth, remember = true): Promise<Outcome> {
+  /**
+   * The answer of `c` for these variables: from the cache, from a run in flight, or a new run. A
+   * client's request (`asked`) counts towards the answer's popularity; a warm-up's does not.
+   */
+  function outcomeOf(c: CompiledRoute, request: ParsedRequest, auth: Auth, asked = true): Promise<Outcome> {
     const { params, variables } = request;
     if (!deps.cache) return runOperation(c, variables, params, auth);
     // Only the plan's gates can make two callers' answers differ, so callers that pass the same gates share.
     const visibility = auth.kind === 'viewer' ? planVisibility(auth.viewer.plan) : auth.kind;
     const version = deps.dataVersion();
     const answer = `${c.route.operation}|${visibility}|${request.variablesKey}`;
-    if (remember) recent.set(answer, { c, request, auth });
+    let seen = recent.get(answer);
+    if (asked) {
+      if (!seen) recent.set(answer, (seen = { c, request, auth, asks: 0, askedVersion: version, bytes: 0 }));
+      seen.asks++;
+      seen.askedVersion = version;
+    }
     const key = `${version}|${answer}`;
-    const cached = deps.cache.get(key);
-    if (remember) deps.onCacheLookup?.(cached !== undefined);
+    const cached = asked ? deps.cache.get(key) : deps.cache.peek(key);
     if (cached) return Promise.resolve({ representation: cached });
     // Identical requests arriving together share one execution instead of each running it.
     let pending = inFlight.get(key);
@@ -191,11 +237,9 @@ export function createRestHandler(deps: RestDeps): RestHandler {
       void pending.then(
         (outcome) => {
           inFlight.delete(key);
-          if ('representation' in outcome) {
-            // A result begun under an older version is still right for that version's key; it is
-            // stored under it and never served for a newer one.
-            deps.cache!.set(key, outcome.representation);
-          }
+          if (seen && 'representation' in outcome) seen.bytes = outcome.representation.body.length;
+          // A result begun under an older version is for that version only, which nobody asks any more.
+          if ('representation' in outcome && version === deps.dataVersion()) deps.cache!.set(key, outcome.representation);
         },
         () => inFlight.delete(key),
       );
@@ -273,7 +317,17 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     warming = (async () => {
       do {
         again = false;
-        for (const { c, request, auth } of [...recent.values()]) {
+        // Only answers asked for under one of the last WARM_VERSIONS data versions (one asked once is
+        // warmed after the next ingest or two, then no more), cheap ones (small bodies), most asked
+        // first, and no computation started past the round's time budget.
+        const version = deps.dataVersion();
+        const chosen = [...recent.values()]
+          .filter((r) => r.askedVersion >= version - WARM_VERSIONS && r.bytes <= warmMaxBytes)
+          .sort((a, b) => b.asks - a.asks)
+          .slice(0, warmCount);
+        const started = performance.now();
+        for (const { c, request, auth } of chosen) {
+          if (performance.now() - started > warmBudgetMs) break;
           // An error is the requester's to see when it asks; nothing to do here.
           await outcomeOf(c, request, auth, false).catch(() => undefined);
         }

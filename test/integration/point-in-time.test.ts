@@ -223,6 +223,35 @@ describe('point in time', () => {
     });
   });
 
+  describe('the cost of a page', () => {
+    const series = (query: string) => t.get(`${BASE}/historical?start_date=2026-01-24&end_date=2026-01-24&game_id=${GAME}&${query}`, pro);
+
+    test('when a series page would cost more than the budget, then 400 names its cost and the limit that fits, before any price is read', async () => {
+      const res = await series('interval=5m&limit=100');
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        success: false,
+        error: expect.stringMatching(/^invalid parameter limit: this page would hold 100 snapshots costing 100 .*at most 25 per request: ask for limit=25 or fewer/),
+      });
+    });
+
+    test('when the page is narrowed to one book and market type, then each snapshot costs less and the limit that fits grows', async () => {
+      const narrowed = await series('interval=5m&limit=100&book_id=15&market_type=moneyline');
+      expect(narrowed.status).toBe(400);
+      // 0.25 + 0.75 x 1/10 x 1/3 = 0.275 each: 90 fit in 25
+      expect(narrowed.body.error).toContain('ask for limit=90 or fewer');
+      const fits = await series('interval=5m&limit=90&book_id=15&market_type=moneyline');
+      expect(fits.status).toBe(200);
+      expect(fits.body.count).toBe(90);
+    });
+
+    test('when the same page is asked through GraphQL, then it is refused the same way', async () => {
+      const res = await t.graphql(`{ historicalOdds(startDate: "2026-01-24", endDate: "2026-01-24", interval: "5m", limit: 26) { total } }`, {}, pro);
+      expect(res.body.errors[0].message).toMatch(/^invalid parameter limit: this page would hold 26 snapshots/);
+      expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    });
+  });
+
   describe('refusals', () => {
     test.each([
       ['/markets/spread?as_of=noon', 'invalid parameter as_of: must be an ISO 8601 instant'],

@@ -93,9 +93,17 @@ run('live odds board in Chromium', () => {
     await expect(page.locator('#status').textContent()).resolves.toMatch(/last change .*seq \d+/);
   });
 
-  test('when the page is reloaded, then the stored key loads the board again', async () => {
+  test('when the page is reloaded, then the stored key loads the board again, from answers the server gives now', async () => {
+    // The API lets browsers keep live answers a few seconds (Cache-Control: private, max-age=5): a
+    // reload right after the push above must still ask the server (revalidate), not draw the old price.
+    const gamesAsked = async () => {
+      const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      return text.split('\n').filter((l) => l.startsWith('http_requests_total{') && l.includes('route="/api/v1/nba/odds/games"')).reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+    };
+    const before = await gamesAsked();
     await page.reload();
     await page.locator('#game-7101').waitFor();
+    expect(await gamesAsked()).toBe(before + 1);
     await expect(cell('moneyline', 'away').locator('.price').textContent()).resolves.toBe('+175');
   });
 

@@ -36,9 +36,14 @@
     return node;
   }
 
-  /** GET an API route with the key; resolves to the envelope, rejects with the API's error message. */
+  /**
+   * GET an API route with the key; resolves to the envelope, rejects with the API's error message.
+   * Always revalidated (`no-cache`): the API lets browsers keep live answers for a few seconds
+   * (Cache-Control max-age), so a reload right after a price moved would otherwise draw the board from
+   * the old bytes. With the answer's ETag an unchanged one costs a 304.
+   */
   function api(path, key) {
-    return fetch(API + path, { headers: { Authorization: 'Bearer ' + key } }).then(function (res) {
+    return fetch(API + path, { cache: 'no-cache', headers: { Authorization: 'Bearer ' + key } }).then(function (res) {
       return res.json().then(
         function (body) {
           if (!res.ok || !body.success) {
