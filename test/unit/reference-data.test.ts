@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type * as Feed from '../../src/ingest/feed/schema';
+import type * as Feed from '../../src/ingest/feeds/actionnetwork/schema';
 
 /** The feed types with every optional or nullable field present (the real captures carry them). */
 type Strict<T> = T extends readonly (infer U)[] ? Strict<Exclude<U, null | undefined>>[] : T extends object ? { [K in keyof T]-?: Strict<Exclude<T[K], null | undefined>> } : T;

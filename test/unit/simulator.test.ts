@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type * as Feed from '../../src/ingest/feed/schema';
-import { FEED_TEAM_TOTAL_KEY } from '../../src/ingest/feed/schema';
-import { normalizeDocument } from '../../src/ingest/feed/normalize';
+import type * as Feed from '../../src/ingest/feeds/actionnetwork/schema';
+import { FEED_TEAM_TOTAL_KEY } from '../../src/ingest/feeds/actionnetwork/schema';
+import { normalizeDocument } from '../../src/ingest/feeds/actionnetwork/normalize';
 import { LEAGUE_ID_NBA, LEAGUE_ID_WNBA, SPORTSBOOKS } from '../../src/ingest/reference-data';
 import { SIM_GAME_ID_BASE, createSimulator as createFeedSimulator, type SimGame, type SimulatorOptions } from '../../src/ingest/simulator';
 

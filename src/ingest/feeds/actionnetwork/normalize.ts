@@ -1,10 +1,10 @@
-import type { NormalizedDocument } from '../../db/feed-rows';
-import { FeedDocumentError, formatPath } from './feed-document-error';
+import type { NormalizedDocument } from '../../../db/feed-rows';
+import { FeedDocumentError, formatPath } from '../feed-document-error';
 import { normalizeMarkets } from './normalize-markets';
 import { normalizeBoxscore, normalizeGame, normalizeLeague, normalizeTeam } from './normalize-game';
 import { FEED, type FeedDocument, type FeedGame } from './schema';
 
-export { FeedDocumentError } from './feed-document-error';
+export { FeedDocumentError } from '../feed-document-error';
 
 /**
  * Validates one upstream scoreboard document and turns it into rows. Throws FeedDocumentError naming

@@ -1,4 +1,4 @@
-import type { BoxscoreRow, GameRow, LeagueRow, TeamRow } from '../../db/feed-rows';
+import type { BoxscoreRow, GameRow, LeagueRow, TeamRow } from '../../../db/feed-rows';
 import type { FeedBoxscore, FeedGame, FeedLeague, FeedTeam } from './schema';
 import { mapStatus } from './status-map';
 

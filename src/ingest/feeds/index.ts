@@ -1,0 +1,31 @@
+import type { SourceDocument } from '../sources';
+import { actionNetwork } from './actionnetwork';
+import { FeedDocumentError } from './feed-document-error';
+import type { FeedFormat } from './format';
+
+export type { FeedFormat } from './format';
+export { FeedDocumentError } from './feed-document-error';
+
+/** Every format the ingest reads, in the order they are tried on a capture. */
+export const FEED_FORMATS: readonly FeedFormat[] = [actionNetwork];
+
+export const FEED_FORMAT_NAMES = FEED_FORMATS.map((f) => f.name);
+
+/** The format named `name`, or undefined. */
+export function feedFormatNamed(name: string): FeedFormat | undefined {
+  return FEED_FORMATS.find((f) => f.name === name);
+}
+
+/**
+ * The format of `capture` (`forced` when given). A capture no format recognises is read as the
+ * Action Network scoreboard, the default, whose schema then names what is wrong; one whose recorded
+ * `source` label no format claims is refused.
+ */
+export function formatOf(capture: SourceDocument, forced?: FeedFormat): FeedFormat {
+  if (forced) return forced;
+  const format = FEED_FORMATS.find((f) => f.recognises(capture));
+  if (format) return format;
+  const label = capture.envelope?.['source'];
+  if (typeof label === 'string') throw new FeedDocumentError(capture.name, 'source', `no feed format reads captures of ${JSON.stringify(label)} (known: ${FEED_FORMAT_NAMES.join(', ')})`);
+  return actionNetwork;
+}
