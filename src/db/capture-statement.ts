@@ -27,7 +27,7 @@ export const QUOTE_COLUMNS: readonly Column[] = [
   ['gameId', 'int'], ['bookId', 'int'], ['marketType', 'text'], ['period', 'text'], ['side', 'text'], ['isLive', 'bool'],
   ['outcomeId', 'text'], ['teamId', 'int'], ['point', 'float8'], ['american', 'int'], ['decimal', 'float8'], ['fractional', 'text'],
   ['isAvailable', 'bool'], ['lineStatus', 'text'], ['seenAt', 'timestamp(3)'], ['changedAt', 'timestamp(3)'],
-  ['openPoint', 'float8'], ['openAmerican', 'int'], ['openedAt', 'timestamp(3)'],
+  ['openPoint', 'float8'], ['openAmerican', 'int'], ['openedAt', 'timestamp(3)'], ['source', 'text'],
 ];
 /** Columns of the quote rows a capture sends: the Quote table's, and whether the point or price moved (a history row). */
 export const QUOTE_INPUT: readonly Column[] = [...QUOTE_COLUMNS, ['moved', 'bool']];
@@ -128,4 +128,8 @@ export class CaptureStatement {
 
 export const LEAGUE_COLUMNS: readonly Column[] = [
   ['id', 'int'], ['sport', 'text'], ['name', 'text'], ['description', 'text'], ['logo', 'text'], ['currentSeason', 'text'], ['currentSeasonType', 'text'], ['isActive', 'bool'],
+];
+
+export const SPORTSBOOK_COLUMNS: readonly Column[] = [
+  ['id', 'int'], ['name', 'text'], ['nameKnown', 'bool'], ['kind', 'text'], ['isAggregate', 'bool'], ['isSharp', 'bool'],
 ];

@@ -2,11 +2,12 @@ import { LIVE_STATUSES } from '../domain';
 import { changeLogParts, changeLogPruneDue } from './change-log';
 import type { PrismaClient } from './client';
 import {
-  BETTING_COLUMNS, BETTING_KEY, BOXSCORE_COLUMNS, CaptureStatement, GAME_COLUMNS, LEAGUE_COLUMNS, QUOTE_COLUMNS, QUOTE_INPUT, QUOTE_KEY, TEAM_COLUMNS,
+  BETTING_COLUMNS, BETTING_KEY, BOXSCORE_COLUMNS, CaptureStatement, GAME_COLUMNS, LEAGUE_COLUMNS, QUOTE_COLUMNS, QUOTE_INPUT, QUOTE_KEY, SPORTSBOOK_COLUMNS, TEAM_COLUMNS,
 } from './capture-statement';
-import type { NormalizedDocument, QuoteRow, TeamRow } from './feed-rows';
+import type { GameRow, NormalizedDocument, QuoteRow, TeamRow } from './feed-rows';
+import { resolveIdentities } from './game-identity';
 import {
-  bettingKey, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteKey, sweepDue, type QuoteState, type State,
+  bettingKey, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteKey, sourceIdsOf, sweepDue, type QuoteState, type State,
 } from './feed-state';
 
 // One normalised document compared with memory: the statement that writes what it changes.
@@ -55,6 +56,7 @@ export const iso = (t: number) => new Date(t).toISOString();
  * null when the ingest counter showed another writer (nothing was written, `state` is void).
  */
 export async function diffDocument(prisma: PrismaClient, state: State, doc: NormalizedDocument, seenAt: Date): Promise<Capture> {
+  await resolveIdentities(prisma, state, doc);
   await loadGames(prisma, state, doc);
   const at = seenAt.getTime();
   const stamp = seenAt.toISOString();
@@ -93,6 +95,11 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
   }
   sql.write('League', LEAGUE_COLUMNS, leagueRows, { key: ['id'], keep: LEAGUE_COLUMNS.map(([n]) => n) });
 
+  // Books the reference data does not list (a source's unlisted keys): created once, never renamed.
+  const bookRows = (doc.books ?? []).filter((b) => !state.books.has(b.id));
+  for (const b of bookRows) state.books.add(b.id);
+  sql.write('Sportsbook', SPORTSBOOK_COLUMNS, bookRows, { key: ['id'], keep: SPORTSBOOK_COLUMNS.map(([n]) => n) });
+
   // Teams: changed standings or names; games may name teams the document does not describe, which
   // get a placeholder to be filled later.
   const teamRows: Array<TeamRow & { updatedAt: string }> = [];
@@ -120,16 +127,21 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
   // Games: new or changed rows in one upsert; the time each other carried game was seen in one narrow update.
   const gameRows: object[] = [];
   const onlySeen: number[] = [];
-  for (const game of doc.games) {
-    const current = state.games.get(game.id);
+  /** Games another source describes: this document adds its id to them, and its prices. */
+  const described = new Set<number>();
+  for (const incoming of doc.games) {
+    const current = state.games.get(incoming.id);
+    const game = current ? mergedGame(current.row, incoming, doc, described) : incoming;
     if (!current) {
       gameRows.push({ ...game, updatedAt: stamp, seenAt: stamp });
       state.games.set(game.id, { row: game, updatedAt: at, seenAt: at, quoteKeys: new Set() });
       changedGames.add(game.id);
-    } else if (current.updatedAt <= at && !sameFields(current.row, game)) {
+    } else if ((current.updatedAt <= at || described.has(game.id)) && !sameFields(current.row, game)) {
+      // A described game's row is the stored one plus upstream ids, true whatever the capture's age.
       const seen = Math.max(current.seenAt, at);
-      gameRows.push({ ...game, updatedAt: stamp, seenAt: iso(seen) });
-      Object.assign(current, { row: game, updatedAt: at, seenAt: seen });
+      const updated = Math.max(current.updatedAt, at);
+      gameRows.push({ ...game, updatedAt: iso(updated), seenAt: iso(seen) });
+      Object.assign(current, { row: game, updatedAt: updated, seenAt: seen });
       changedGames.add(game.id);
     } else if (current.seenAt < at) {
       onlySeen.push(game.id);
@@ -143,6 +155,7 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
 
   const boxRows: object[] = [];
   for (const box of doc.boxscores) {
+    if (described.has(box.gameId)) continue;
     const current = state.boxscores.get(box.gameId);
     if (current && (current.updatedAt > at || sameFields(current.row, box))) continue;
     boxRows.push({ ...box, updatedAt: stamp });
@@ -161,7 +174,9 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
     incoming.add(key);
     const current = state.quotes.get(key);
     if (!current) {
-      const fresh: QuoteState = { row: quote, isAvailable: true, seenAt: at, changedAt: at, openPoint: quote.point, openAmerican: quote.american, openedAt: at };
+      const fresh: QuoteState = {
+        row: quote, isAvailable: true, seenAt: at, changedAt: at, openPoint: quote.point, openAmerican: quote.american, openedAt: at, source: doc.source,
+      };
       state.quotes.set(key, fresh);
       state.games.get(quote.gameId)!.quoteKeys.add(key);
       quoteRows.push(quoteRecord(fresh, true));
@@ -170,20 +185,23 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
       continue;
     }
     if (current.seenAt > at || current.changedAt > at) continue; // the stored quote is newer
-    const priceMoved = current.row.american !== quote.american || (current.row.point ?? null) !== quote.point;
+    // The decimal too: a source quoting decimals can move by less than one American cent.
+    const priceMoved = current.row.american !== quote.american || current.row.decimal !== quote.decimal || (current.row.point ?? null) !== quote.point;
     const otherChange =
       !current.isAvailable || current.row.lineStatus !== quote.lineStatus || current.row.outcomeId !== quote.outcomeId || current.row.teamId !== quote.teamId;
     if (!priceMoved && !otherChange) continue;
-    Object.assign(current, { row: quote, isAvailable: true, seenAt: at, changedAt: priceMoved ? at : current.changedAt });
+    Object.assign(current, { row: quote, isAvailable: true, seenAt: at, changedAt: priceMoved ? at : current.changedAt, source: doc.source });
     quoteRows.push(quoteRecord(current, priceMoved));
     markChanged(quote);
     if (priceMoved) historyRows++;
   }
   // Withdrawal is news about the quote: it moves seenAt, so that an older document cannot revive it.
-  for (const gameId of gameIds) {
+  // Only a document that carries prices withdraws, and only its own source's: a book one source
+  // quotes is not withdrawn because another source does not carry it.
+  for (const gameId of doc.carriesQuotes === false ? [] : gameIds) {
     for (const key of state.games.get(gameId)!.quoteKeys) {
       const q = state.quotes.get(key)!;
-      if (!q.isAvailable || incoming.has(key) || q.seenAt > at) continue;
+      if (!q.isAvailable || incoming.has(key) || q.seenAt > at || (q.source ?? doc.source) !== doc.source) continue;
       Object.assign(q, { isAvailable: false, seenAt: at });
       quoteRows.push(quoteRecord(q, false));
       markChanged(q.row);
@@ -194,8 +212,8 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
     sql.write('Quote', QUOTE_COLUMNS, { from: 'q' }, { key: QUOTE_KEY, keep: ['openPoint', 'openAmerican', 'openedAt'] });
   }
   if (historyRows) {
-    sql.add('h', `INSERT INTO "OddsHistory" ("gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "seenAt")
-      SELECT "gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "changedAt" FROM q WHERE "moved" AND (SELECT ok FROM v)`);
+    sql.add('h', `INSERT INTO "OddsHistory" ("gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "decimal", "seenAt", "source")
+      SELECT "gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "decimal", "changedAt", "source" FROM q WHERE "moved" AND (SELECT ok FROM v)`);
   }
 
   const bettingRows: object[] = [];
@@ -236,5 +254,24 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
 }
 
 function quoteRecord(q: QuoteState, moved: boolean): object {
-  return { ...q.row, isAvailable: q.isAvailable, seenAt: iso(q.seenAt), changedAt: iso(q.changedAt), openPoint: q.openPoint, openAmerican: q.openAmerican, openedAt: iso(q.openedAt), moved };
+  return {
+    ...q.row, isAvailable: q.isAvailable, seenAt: iso(q.seenAt), changedAt: iso(q.changedAt), openPoint: q.openPoint, openAmerican: q.openAmerican,
+    openedAt: iso(q.openedAt), source: q.source, moved,
+  };
+}
+
+/**
+ * The row to store for a game `doc` carries and memory has: the document's, with the upstream ids of
+ * both (`meta.source_ids`); or, when `doc` comes from a string-id source and the game is also another
+ * source's, the stored row with only the ids added (that source describes the game: status, score,
+ * start time; this one adds its prices). Such games are added to `described`.
+ */
+function mergedGame(current: GameRow, incoming: GameRow, doc: NormalizedDocument, described: Set<number>): GameRow {
+  const was = sourceIdsOf(current);
+  const ids = { ...was, ...sourceIdsOf(incoming) };
+  if (doc.identities && Object.keys(was).some((source) => source !== doc.source)) {
+    described.add(current.id);
+    return { ...current, meta: { ...current.meta, source_ids: ids } };
+  }
+  return { ...incoming, meta: { ...incoming.meta, source_ids: ids } };
 }

@@ -29,6 +29,8 @@ export interface QuoteState {
   openPoint: number | null;
   openAmerican: number;
   openedAt: number;
+  /** The source that last said this price (null on rows stored before sources were recorded). */
+  source: string | null;
 }
 
 export interface GameState {
@@ -52,7 +54,24 @@ export interface State {
   boxscores: Map<number, { row: BoxscoreRow; updatedAt: number }>;
   quotes: Map<string, QuoteState>;
   betting: Map<string, { row: PublicBettingRow; updatedAt: number }>;
+  /** Ids of the sportsbooks stored: a document's unlisted books are created once. */
+  books: Set<number>;
+  /** Games of string-id sources already matched: `source|upstream id` to game id (src/db/game-identity.ts). */
+  links: Map<string, number>;
   lastSweep: number;
+}
+
+export const linkKey = (source: string, sourceId: string) => `${source}|${sourceId}`;
+
+/** The upstream ids a game row names (`meta.source_ids`). */
+export function sourceIdsOf(row: { meta: unknown }): Record<string, unknown> {
+  const ids = (row.meta as { source_ids?: unknown } | null)?.source_ids;
+  return ids && typeof ids === 'object' && !Array.isArray(ids) ? (ids as Record<string, unknown>) : {};
+}
+
+/** Remembers the links a game row names. */
+export function rememberLinks(state: State, row: { id: number; meta: unknown }): void {
+  for (const [source, id] of Object.entries(sourceIdsOf(row))) if (typeof id === 'string') state.links.set(linkKey(source, id), row.id);
 }
 
 export const states = new WeakMap<PrismaClient, State>();
@@ -68,6 +87,7 @@ export async function loadState(prisma: PrismaClient): Promise<State> {
   // The counter first: a write after this read makes the next statement's check fail.
   const counter = await prisma.ingestState.findUnique({ where: { id: 1 } });
   const leagues = await prisma.league.findMany({ select: { id: true, currentSeason: true, currentSeasonType: true, isActive: true } });
+  const books = await prisma.sportsbook.findMany({ select: { id: true } });
   return {
     version: counter?.version ?? 0n,
     leagues: new Map(leagues.map((l) => [l.id, l])),
@@ -76,6 +96,8 @@ export async function loadState(prisma: PrismaClient): Promise<State> {
     boxscores: new Map(),
     quotes: new Map(),
     betting: new Map(),
+    books: new Set(books.map((b) => b.id)),
+    links: new Map(),
     lastSweep: 0,
   };
 }
@@ -102,15 +124,16 @@ export async function loadGames(prisma: PrismaClient, state: State, doc: Normali
   for (const g of games) {
     const { updatedAt, seenAt, ...row } = g;
     state.games.set(g.id, { row: row as GameRow, updatedAt: ms(updatedAt), seenAt: ms(seenAt ?? updatedAt), quoteKeys: new Set() });
+    rememberLinks(state, g);
   }
   for (const b of boxscores) {
     const { updatedAt, ...row } = b;
     state.boxscores.set(b.gameId, { row: row as BoxscoreRow, updatedAt: ms(updatedAt) });
   }
   for (const q of quotes) {
-    const { id: _id, isAvailable, seenAt, changedAt, openPoint, openAmerican, openedAt, ...row } = q;
+    const { id: _id, isAvailable, seenAt, changedAt, openPoint, openAmerican, openedAt, source, ...row } = q;
     const key = quoteKey(q);
-    state.quotes.set(key, { row: row as QuoteRow, isAvailable, seenAt: ms(seenAt), changedAt: ms(changedAt), openPoint, openAmerican, openedAt: ms(openedAt) });
+    state.quotes.set(key, { row: row as QuoteRow, isAvailable, seenAt: ms(seenAt), changedAt: ms(changedAt), openPoint, openAmerican, openedAt: ms(openedAt), source });
     state.games.get(q.gameId)?.quoteKeys.add(key);
   }
   for (const b of betting) {
@@ -143,5 +166,6 @@ export function forgetOldGames(state: State, at: number): void {
     state.games.delete(id);
     gone.add(id);
   }
+  if (gone.size) for (const [key, id] of state.links) if (gone.has(id)) state.links.delete(key);
   if (gone.size) for (const [key, b] of state.betting) if (gone.has(b.row.gameId)) state.betting.delete(key);
 }

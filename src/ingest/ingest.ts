@@ -53,14 +53,15 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     }
   };
   /** The capture whose statement is running: counted and published once it has committed. */
-  let writing: { name: string; seenAt: Date; gameIds: number[]; done: Promise<ChangeSet> } | null = null;
+  let writing: { name: string; seenAt: Date; doc: NormalizedDocument; done: Promise<ChangeSet> } | null = null;
   const finishWriting = async (): Promise<void> => {
     if (!writing) return;
-    const { name, seenAt, gameIds, done } = writing;
+    const { name, seenAt, doc, done } = writing;
     writing = null;
     const changes = await done;
     summary.documents++;
-    for (const id of gameIds) games.add(id);
+    // Read once committed: the store renumbers the games of string-id sources to the games they are.
+    for (const game of doc.games) games.add(game.id);
     summary.quotesChanged += changes.quotesChanged;
     summary.historyRows += changes.historyRows;
     if (options.bus && (changes.games.length || changes.markets.length)) {
@@ -91,7 +92,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
         const started = await startDocument(options.db.prisma, doc, seenAt);
         ahead = prepare();
         await finishWriting();
-        writing = { name: source.name, seenAt, gameIds: doc.games.map((g) => g.id), done: started.done };
+        writing = { name: source.name, seenAt, doc, done: started.done };
       }
     }
     await finishWriting();

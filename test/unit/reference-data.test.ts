@@ -172,8 +172,8 @@ describe('sportsbooks', () => {
       [2724, 'Hard Rock'],
     ];
     for (const [id, name] of named) expect(sportsbookById(id)?.name).toBe(name);
-    // Quoted in the real captures, named nowhere: kept with a null name, never an invented one.
-    for (const id of [647, 1901, 1904, 3151, 645, 510]) expect(sportsbookById(id)).toMatchObject({ id, name: null });
+    // Quoted in the real captures, named nowhere: a neutral name that says so, never an invented brand.
+    for (const id of [647, 1901, 1904, 3151, 645, 510]) expect(sportsbookById(id)).toMatchObject({ id, name: `Sportsbook ${id}`, name_known: false });
     for (const book of SPORTSBOOKS) expect(String(book.name)).not.toMatch(/^Book \d/);
   });
 

@@ -1,5 +1,6 @@
 import type { SourceDocument } from '../sources';
 import { actionNetwork } from './actionnetwork';
+import { theOddsApi } from './the-odds-api';
 import { FeedDocumentError } from './feed-document-error';
 import type { FeedFormat } from './format';
 
@@ -7,7 +8,7 @@ export type { FeedFormat } from './format';
 export { FeedDocumentError } from './feed-document-error';
 
 /** Every format the ingest reads, in the order they are tried on a capture. */
-export const FEED_FORMATS: readonly FeedFormat[] = [actionNetwork];
+export const FEED_FORMATS: readonly FeedFormat[] = [actionNetwork, theOddsApi];
 
 export const FEED_FORMAT_NAMES = FEED_FORMATS.map((f) => f.name);
 
