@@ -2769,8 +2769,12 @@ export interface operations {
                         data: {
                             /** @description Book id. */
                             id: number;
-                            /** @description Book name. */
-                            name: string | null;
+                            /** @description Book name: the upstream one, or a neutral 'Sportsbook 510' for an id no source names (nameKnown false). */
+                            name: string;
+                            /** @description What the book is: sportsbook, exchange, prediction_market or aggregate (Consensus, Open). */
+                            kind: string;
+                            /** @description False when no source names this book and name is the neutral one. */
+                            name_known: boolean;
                         }[];
                         /** @description Number of records in data */
                         count: number;

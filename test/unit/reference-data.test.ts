@@ -183,8 +183,9 @@ describe('sportsbooks', () => {
       BOOK_ID_OPEN,
     ]);
     expect(SPORTSBOOKS.filter((b) => b.is_sharp)).toEqual([
-      { id: BOOK_ID_PINNACLE, name: 'Pinnacle', is_aggregate: false, is_sharp: true },
+      { id: BOOK_ID_PINNACLE, name: 'Pinnacle', name_known: true, kind: 'sportsbook', is_aggregate: false, is_sharp: true },
     ]);
+    expect(SPORTSBOOKS.filter((b) => b.kind === 'aggregate').map((b) => b.id)).toEqual([BOOK_ID_CONSENSUS, BOOK_ID_OPEN]);
     expect([15, 30, 68, 69, 75, 123, 71, 79, 2988, 2724, 647, 1901, 1904, 3151, 645, 510]).not.toContain(BOOK_ID_PINNACLE);
   });
 });

@@ -1366,8 +1366,12 @@ export type Sportsbook = {
   isAggregate: Maybe<Scalars['Boolean']['output']>;
   /** The sharp reference book of true probabilities. */
   isSharp: Maybe<Scalars['Boolean']['output']>;
-  /** Book name. */
-  name: Maybe<Scalars['String']['output']>;
+  /** What the book is: sportsbook, exchange, prediction_market or aggregate (Consensus, Open). */
+  kind: Scalars['String']['output'];
+  /** Book name: the upstream one, or a neutral 'Sportsbook 510' for an id no source names (nameKnown false). */
+  name: Scalars['String']['output'];
+  /** False when no source names this book and name is the neutral one. */
+  nameKnown: Scalars['Boolean']['output'];
 };
 
 /** Spread consensus of a game. */
@@ -2486,7 +2490,9 @@ export type SportsbookResolvers<ContextType = GraphQLContext, ParentType extends
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   isAggregate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isSharp?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nameKnown?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
