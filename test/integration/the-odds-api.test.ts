@@ -156,6 +156,8 @@ describe('The Odds API: the WNBA week replayed', () => {
 describe('The Odds API: the Australian captures after the Action Network playoff series', () => {
   const au = readSeries(AU) as unknown as Capture[];
   let db: Database;
+  let t: TestApp;
+  let key: string;
 
   beforeAll(async () => {
     db = await openTestDatabase();
@@ -163,8 +165,47 @@ describe('The Odds API: the Australian captures after the Action Network playoff
     await ingestDocuments(readSources(feedPath(AN_PLAYOFFS)), { db });
     const summary = await ingestDocuments(readSources(feedPath(AU)), { db });
     expect(summary.rejected).toBe(0);
+    t = await startTestApp({ db });
+    key = (await t.createKey('pro')).key;
   }, 300_000);
-  afterAll(() => db?.close());
+  afterAll(async () => {
+    await t?.close();
+    await db?.close();
+  });
+
+  test('when a listing asks for the exchange reference, then the fair price comes from Betfair where it quotes, and each entry says which reference it used', async () => {
+    // Orlando at Detroit, 2026-04-29: US books from Action Network, Australian books and Betfair from The Odds API; no Pinnacle.
+    const ask = async (reference?: string) => {
+      const res = await t.get(`${BASE}/markets/moneyline?game_id=288538${reference ? `&reference=${reference}` : ''}`, key);
+      expect(res.status).toBe(200);
+      return res.body.data as any[];
+    };
+    const byDefault = await ask();
+    expect(byDefault.length).toBeGreaterThan(10);
+    // The default prefers the sharp book; without one on real data, the consensus.
+    expect(new Set(byDefault.map((e) => e.ev.reference))).toEqual(new Set(['consensus']));
+    const exchange = await ask('exchange');
+    expect(new Set(exchange.map((e) => e.ev.reference))).toEqual(new Set(['exchange']));
+    expect(exchange.map((e) => e.ev.reference_book_count)).toEqual(exchange.map(() => 1));
+    expect(new Set((await ask('consensus')).map((e) => e.ev.reference))).toEqual(new Set(['consensus']));
+    const bad = await t.get(`${BASE}/markets/moneyline?game_id=288538&reference=pinnacle`, key);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('reference');
+  });
+
+  test('when CLV is asked against the exchange close, then the fair close says it came from the exchange', async () => {
+    const bet = { game_id: 288538, book_id: 68, market_type: 'moneyline', side: 'home', price: -200 };
+    const post = async (body: unknown) => {
+      const res = await fetch(t.baseUrl + BASE + '/clv', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const exchange = await post({ bets: [bet], reference: 'exchange' });
+    expect(exchange.status).toBe(200);
+    expect(exchange.body.data[0].fair).toMatchObject({ source: 'exchange', book_count: 1 });
+    const consensus = await post({ bets: [bet] });
+    expect(consensus.body.data[0].fair).toMatchObject({ source: 'consensus' });
+    expect((await post({ bets: [bet], reference: 'nope' })).status).toBe(400);
+  });
 
   test('when both sources carry a game, then it is one game: the Action Network one, naming both upstream ids', async () => {
     const games = await db.prisma.game.findMany({ select: { id: true, meta: true, homeTeamId: true, awayTeamId: true } });

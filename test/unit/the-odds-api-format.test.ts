@@ -15,7 +15,8 @@ describe('The Odds API format', () => {
     expect(formatOf({ name: 'x', fetchedAt: at, body: [event()] }).name).toBe('the-odds-api');
     expect(formatOf({ name: 'x', fetchedAt: at, body: { timestamp: at.toISOString(), data: event() } }).name).toBe('the-odds-api');
     expect(formatOf({ name: 'x', fetchedAt: at, body: { games: [] } }).name).toBe('actionnetwork');
-    expect(() => formatOf({ name: 'x', fetchedAt: at, body: [], envelope: { source: 'elsewhere' } })).toThrow(FeedDocumentError);
+    expect(formatOf({ name: 'x', fetchedAt: at, body: [event()], envelope: { source: 'a-script.py' } }).name).toBe('the-odds-api');
+    expect(formatOf({ name: 'x', fetchedAt: at, body: { what: 1 } }).name).toBe('actionnetwork');
   });
 
   test('when an event is read, then its three markets are quotes of the right sides, pregame before commence_time', () => {

@@ -1,7 +1,6 @@
 import type { SourceDocument } from '../sources';
 import { actionNetwork } from './actionnetwork';
 import { theOddsApi } from './the-odds-api';
-import { FeedDocumentError } from './feed-document-error';
 import type { FeedFormat } from './format';
 
 export type { FeedFormat } from './format';
@@ -18,15 +17,12 @@ export function feedFormatNamed(name: string): FeedFormat | undefined {
 }
 
 /**
- * The format of `capture` (`forced` when given). A capture no format recognises is read as the
- * Action Network scoreboard, the default, whose schema then names what is wrong; one whose recorded
- * `source` label no format claims is refused.
+ * The format of `capture` (`forced` when given): by its recorded `source` label where a format claims
+ * it, else by the body's shape (labels are free text: a crafted capture names the script that made
+ * it). A capture no format recognises is read as the Action Network scoreboard, the default, whose
+ * schema then names what is wrong.
  */
 export function formatOf(capture: SourceDocument, forced?: FeedFormat): FeedFormat {
   if (forced) return forced;
-  const format = FEED_FORMATS.find((f) => f.recognises(capture));
-  if (format) return format;
-  const label = capture.envelope?.['source'];
-  if (typeof label === 'string') throw new FeedDocumentError(capture.name, 'source', `no feed format reads captures of ${JSON.stringify(label)} (known: ${FEED_FORMAT_NAMES.join(', ')})`);
-  return actionNetwork;
+  return FEED_FORMATS.find((f) => f.recognises(capture)) ?? actionNetwork;
 }

@@ -18,7 +18,7 @@ export const theOddsApi: FeedFormat = {
   name: ODDS_API_SOURCE,
   recognises: (capture) => {
     const label = capture.envelope?.['source'];
-    if (typeof label === 'string') return label === ODDS_API_SOURCE || label.startsWith(`${ODDS_API_SOURCE}/`);
+    if (typeof label === 'string' && (label === ODDS_API_SOURCE || label.startsWith(`${ODDS_API_SOURCE}/`))) return true;
     const body = capture.body as { data?: unknown } | null;
     if (Array.isArray(body)) return body.length === 0 || looksLikeEvent(body[0]);
     return !!body && typeof body === 'object' && 'timestamp' in body && (Array.isArray(body.data) || looksLikeEvent(body.data));
