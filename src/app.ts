@@ -36,6 +36,7 @@ import { createSseHandler } from './transports/sse';
 import { createLiveFeed } from './events/live-feed';
 import { createDataVersion } from './events/data-version';
 import type { Logger } from './logger';
+import { registerUsageMetrics, type OddsApiUsage } from './ingest/feeds/the-odds-api/usage';
 import { createMetrics, type Metrics } from './metrics';
 import { redactUrl } from './redact';
 import { errorBody } from './rest/envelope';
@@ -60,6 +61,8 @@ export interface AppDeps {
   rateLimitStore?: Redis;
   /** How long a verified key is trusted without the bus saying otherwise (default 60 s). */
   keyCacheTtlMs?: number;
+  /** The Odds API poller's quota in this process (/readyz, /metrics), when it polls here. */
+  oddsApiUsage?: OddsApiUsage;
 }
 
 export interface App {
@@ -123,6 +126,7 @@ export function createApp(deps: AppDeps): App {
       also?.[event]?.();
     };
   };
+  if (deps.oddsApiUsage) registerUsageMetrics(metrics.registry, deps.oddsApiUsage);
   const rateLimiter = createRateLimiter({ limits: deps.config.rateLimits, redis: deps.rateLimitStore });
 
   // One authenticator for every transport: verified keys in memory, dropped at once when the bus says
@@ -253,6 +257,8 @@ export function createApp(deps: AppDeps): App {
         database: { kind: deps.db.kind, ok: database.status === 'fulfilled' },
         redis: deps.rateLimitStore ? { ok: redis.status === 'fulfilled' } : { ok: true, configured: false },
         feed: { latest_price_at: latest?.toISOString() ?? null, age_seconds: latest ? Math.round((now().getTime() - latest.getTime()) / 1000) : null },
+        // The quota is news, not a readiness condition: a spent budget slows polling, it does not stop serving.
+        ...(deps.oddsApiUsage && { sources: { 'the-odds-api': deps.oddsApiUsage.snapshot() } }),
       },
     });
   });

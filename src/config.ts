@@ -45,6 +45,33 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Webhook delivery (docs/webhooks.md): WEBHOOK_* settings. */
   readonly webhooks: Readonly<WebhookConfig>;
+  /** The Odds API v4 poller (docs/sources.md): ODDS_API_* settings; undefined without ODDS_API_KEY. */
+  readonly oddsApi: Readonly<OddsApiConfig> | undefined;
+}
+
+/** The Odds API poller (ODDS_API_*, docs/sources.md). */
+export interface OddsApiConfig {
+  key: string;
+  /** ODDS_API_BASE_URL: where the API answers (tests point it at a local server). */
+  baseUrl: string;
+  /** ODDS_API_SPORTS: sport keys polled. */
+  sports: readonly string[];
+  /** ODDS_API_REGIONS: bookmaker regions (us, us2, uk, eu, au); ignored when bookmakers are given. */
+  regions: readonly string[];
+  /** ODDS_API_MARKETS: market keys asked for (each costs one credit per region). */
+  markets: readonly string[];
+  /** ODDS_API_BOOKMAKERS: bookmaker keys instead of regions (every 10 cost like one region). */
+  bookmakers: readonly string[];
+  /** ODDS_API_ODDS_FORMAT: american or decimal (decimals are stored exactly as quoted). */
+  oddsFormat: 'american' | 'decimal';
+  /** ODDS_API_PREGAME_INTERVAL_MS: poll period of a sport none of whose games is being played. */
+  pregameIntervalMs: number;
+  /** ODDS_API_LIVE_INTERVAL_MS: poll period while one of its games is being played. */
+  liveIntervalMs: number;
+  /** ODDS_API_DAILY_BUDGET: credits the poller may spend per UTC day; it slows down to stay within. */
+  dailyBudget: number;
+  /** ODDS_API_TIMEOUT_MS: how long a request may take. */
+  timeoutMs: number;
 }
 
 /** Byte bounds of the in-memory caches. */
@@ -100,6 +127,13 @@ const origins = z
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/** A comma-separated list of words matching `word`. */
+const list = (word: RegExp, example: string) =>
+  z
+    .string()
+    .transform((value) => value.split(',').map((w) => w.trim()).filter(Boolean))
+    .refine((words) => words.every((w) => word.test(w)), `must be a comma-separated list of ${example}`);
+
 const schema = z.object({
   PORT: int(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -140,6 +174,17 @@ const schema = z.object({
   WEBHOOK_RETRY_WINDOW_MS: int(1000, 7 * 86_400_000).default(86_400_000),
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   WEBHOOK_POLL_MS: int(20, 60_000).default(1_000),
+  ODDS_API_KEY: z.string().min(1).optional(),
+  ODDS_API_BASE_URL: url(['http:', 'https:']).default('https://api.the-odds-api.com'),
+  ODDS_API_SPORTS: list(/^[a-z0-9_]+$/, 'sport keys such as basketball_nba,basketball_wnba').default(['basketball_nba', 'basketball_wnba']),
+  ODDS_API_REGIONS: list(/^[a-z0-9_]+$/, 'regions such as us,us2,uk,eu,au').default(['us']),
+  ODDS_API_MARKETS: list(/^[a-z0-9_]+$/, 'market keys such as h2h,spreads,totals').default(['h2h', 'spreads', 'totals']),
+  ODDS_API_BOOKMAKERS: list(/^[a-z0-9_]+$/, 'bookmaker keys such as pinnacle,betfair_ex_eu').default([]),
+  ODDS_API_ODDS_FORMAT: z.enum(['american', 'decimal']).default('american'),
+  ODDS_API_PREGAME_INTERVAL_MS: int(10_000, 86_400_000).default(900_000),
+  ODDS_API_LIVE_INTERVAL_MS: int(5_000, 3_600_000).default(120_000),
+  ODDS_API_DAILY_BUDGET: int(1, 10_000_000).default(600),
+  ODDS_API_TIMEOUT_MS: int(1000, 120_000).default(15_000),
 });
 
 export class ConfigError extends Error {}
@@ -192,6 +237,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       pollMs: e.WEBHOOK_POLL_MS,
     }),
+    oddsApi: e.ODDS_API_KEY
+      ? Object.freeze({
+          key: e.ODDS_API_KEY,
+          baseUrl: e.ODDS_API_BASE_URL,
+          sports: e.ODDS_API_SPORTS,
+          regions: e.ODDS_API_REGIONS,
+          markets: e.ODDS_API_MARKETS,
+          bookmakers: e.ODDS_API_BOOKMAKERS,
+          oddsFormat: e.ODDS_API_ODDS_FORMAT,
+          pregameIntervalMs: e.ODDS_API_PREGAME_INTERVAL_MS,
+          liveIntervalMs: e.ODDS_API_LIVE_INTERVAL_MS,
+          dailyBudget: e.ODDS_API_DAILY_BUDGET,
+          timeoutMs: e.ODDS_API_TIMEOUT_MS,
+        })
+      : undefined,
     rateLimits: Object.freeze({ starter: e.RATE_LIMIT_STARTER, pro: e.RATE_LIMIT_PRO, elite: e.RATE_LIMIT_ELITE, admin: e.RATE_LIMIT_ADMIN, anonymous: e.RATE_LIMIT_ANONYMOUS }),
   });
 }

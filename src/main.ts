@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { startFeeds } from './ingest/feed-runner';
+import { OddsApiUsage } from './ingest/feeds/the-odds-api/usage';
 import { seedReferenceData } from './ingest/seed';
 import { createLocalBus, createRedisBus } from './events/bus';
 import { createLogger } from './logger';
@@ -29,7 +30,9 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
   // the limiter falls back to counting in this process.
   const rateLimitStore = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   rateLimitStore?.on('error', (error) => logger.warn({ err: error }, 'redis rate-limit store error'));
-  const app = createApp({ config, db, bus, logger, rateLimitStore });
+  // The Odds API's quota, seen by its poller and shown by /readyz and /metrics of this process.
+  const oddsApiUsage = config.oddsApi && new OddsApiUsage(config.oddsApi.dailyBudget);
+  const app = createApp({ config, db, bus, logger, rateLimitStore, ...(oddsApiUsage && { oddsApiUsage }) });
   app.httpServer.listen(config.port, config.host);
   await once(app.httpServer, 'listening');
   const address = app.httpServer.address();
@@ -42,6 +45,7 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
     bus,
     logger,
     simulate: options.simulate,
+    ...(oddsApiUsage && { oddsApiUsage }),
     whileIngesting: () =>
       startWebhookWorker({ db, bus, logger, config: config.webhooks, onAttempt: (outcome) => app.metrics.webhookAttempts.inc({ outcome }) }),
   });

@@ -55,4 +55,4 @@ export const REDACT_PATHS = [
 ];
 
 /** Environment variables whose values are secrets or may hold one (never echoed, even when invalid). */
-export const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'FEED_KEY', 'DATABASE_URL', 'REDIS_URL', 'FEED_URL']);
+export const SECRET_VARIABLES = new Set(['ADMIN_KEY', 'FEED_KEY', 'DATABASE_URL', 'REDIS_URL', 'FEED_URL', 'ODDS_API_KEY']);

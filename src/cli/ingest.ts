@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { FEED_FORMAT_NAMES, feedFormatNamed } from '../ingest/feeds';
 import { ingestDocuments } from '../ingest/ingest';
 import type { IngestSummary } from '../ingest/ingest';
 import { DamagedFileError, listFeedFiles, readSources } from '../ingest/sources';
@@ -19,7 +20,9 @@ export function registerIngestCommand(program: Command): void {
     .argument('<path>', 'a feed document (.json), a recorded series (.jsonl, .jsonl.gz), a folder of them, or - for standard input')
     .description('normalise upstream feed documents and store them; each document is one transaction')
     .option('--quiet', 'print only the summary line')
-    .action(async (target: string, options: { quiet?: boolean }) => {
+    .addOption(new Option('--format <name>', "read every document as this feed format instead of recognising each line's").choices(FEED_FORMAT_NAMES))
+    .action(async (target: string, options: { quiet?: boolean; format?: string }) => {
+      const format = options.format === undefined ? undefined : feedFormatNamed(options.format);
       await withDatabase('odds ingest', async (db, config) => {
         // With REDIS_URL, API processes on the same database push what this command writes (each
         // document's changes are published after its commit); without it there is no one to tell.
@@ -41,6 +44,7 @@ export function registerIngestCommand(program: Command): void {
         const summary = await ingestDocuments(readSources(target), {
           db,
           bus,
+          format,
           onRejected: (_name, message) => {
             bar?.stop();
             process.stderr.write(`rejected ${message}\n`);

@@ -85,6 +85,7 @@ export interface QuoteRow extends QuoteKey {
   teamId: number | null;
   point: number | null;
   american: number;
+  /** As quoted where the source quotes decimals (kept exactly); else derived from `american`. */
   decimal: number;
   fractional: string;
   lineStatus: string;
@@ -108,7 +109,42 @@ export interface LeagueRow {
   isActive: boolean | null;
 }
 
+/** A book a document quotes that the reference data may not list (stored once, never renamed by a feed). */
+export interface SportsbookRow {
+  id: number;
+  name: string;
+  nameKnown: boolean;
+  kind: string;
+  isAggregate: boolean;
+  isSharp: boolean;
+}
+
+/**
+ * How a game of a source without integer ids is found among the stored games (src/db/game-identity.ts):
+ * by its upstream id once linked, else by league, home and away team and start time. `gameId` is the
+ * id the document's rows carry until then: the source's own stable id for the game.
+ */
+export interface GameIdentity {
+  gameId: number;
+  sourceId: string;
+  leagueId: number;
+  homeTeamId: number;
+  awayTeamId: number;
+  startTime: Date;
+}
+
 export interface NormalizedDocument {
+  /** The feed format that said it (`meta.source_ids` key, the source of quotes and history rows). */
+  source: string;
+  /**
+   * False for a document that carries games but no prices (scores, events): it withdraws no quote.
+   * Otherwise a quote of this source that the document no longer carries, for a game it carries, is withdrawn.
+   */
+  carriesQuotes?: boolean;
+  /** Games to match to stored ones (sources with string ids); rows are renumbered to the matched game. */
+  identities?: GameIdentity[];
+  /** Books to create when missing. */
+  books?: SportsbookRow[];
   league: LeagueRow | null;
   teams: TeamRow[];
   games: GameRow[];

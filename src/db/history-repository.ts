@@ -104,6 +104,9 @@ interface HistoryRow {
   isLive: boolean;
   point: number | null;
   american: number;
+  /** The price as quoted where the source quotes decimals; null when it is derived from american. */
+  decimal: number | null;
+  source: string | null;
   /** The row's time, or the game's newest change then when later (HistoryRead.gameSeen). */
   seenAt: Date;
   /** The row's time: when the price took this value. */
@@ -179,14 +182,14 @@ async function readHistory(prisma: PrismaClient, read: HistoryRead): Promise<His
   const scope = scopeConditions(read.scope, 'r');
   const rows = await prisma.$queryRaw<Array<HistoryRow & { ord: bigint | number }>>`
     SELECT r.* FROM (
-      SELECT p."ord", h."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", h."point", h."american",
+      SELECT p."ord", h."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", h."point", h."american", h."decimal", h."source",
         h."seenAt" AS "changedAt", ${read.gameSeen ? Prisma.sql`max(h."seenAt") OVER (PARTITION BY p."ord")` : Prisma.sql`h."seenAt"`} AS "seenAt",
         q."outcomeId", q."teamId", q."lineStatus", g."homeTeamId", g."awayTeamId"
       FROM ${read.source} p
       JOIN "Quote" q ON q."gameId" = p."gameId"
       JOIN "Game" g ON g."id" = q."gameId"
       CROSS JOIN LATERAL (
-        SELECT h."id", h."point", h."american", h."seenAt"
+        SELECT h."id", h."point", h."american", h."decimal", h."source", h."seenAt"
         FROM "OddsHistory" h
         WHERE h."gameId" = q."gameId" AND h."bookId" = q."bookId" AND h."marketType" = q."marketType" AND h."period" = q."period"
           AND h."side" = q."side" AND h."isLive" = q."isLive" AND ${read.moment}
@@ -205,7 +208,7 @@ async function readHistory(prisma: PrismaClient, read: HistoryRead): Promise<His
 /** A history row in the shape of a current quote. */
 function toQuote(r: HistoryRow): HistoricalQuote {
   const american = Number(r.american);
-  const decimal = americanToDecimal(american);
+  const decimal = r.decimal ?? americanToDecimal(american);
   const seenAt = new Date(r.seenAt);
   const changedAt = new Date(r.changedAt);
   const teamId = r.teamId ?? (r.marketType === 'total' ? null : r.side === 'home' ? r.homeTeamId : r.awayTeamId);
@@ -231,5 +234,6 @@ function toQuote(r: HistoryRow): HistoricalQuote {
     openPoint: r.point,
     openAmerican: american,
     openedAt: changedAt,
+    source: r.source,
   };
 }

@@ -128,9 +128,17 @@ export type ClosingGap = (typeof CLOSING_GAPS)[number];
 export const CUTOFF_SOURCES = ['start_time', 'first_live_price'] as const;
 export type CutoffSource = (typeof CUTOFF_SOURCES)[number];
 
-/** Where a fair closing probability comes from: the sharp book's pair, or the consensus of every book's. */
-export const FAIR_SOURCES = ['sharp', 'consensus'] as const;
+/**
+ * Where a fair (de-vigged) probability comes from: the sharp book's pair (Pinnacle), an exchange's
+ * back prices (Betfair), or the consensus of every real book's pair. A client chooses which to
+ * prefer (REFERENCE_CHOICES, default DEFAULT_REFERENCE); the one preferred falls back to the consensus
+ * where its book does not quote the market (docs/value-metrics.md).
+ */
+export const FAIR_SOURCES = ['sharp', 'exchange', 'consensus'] as const;
 export type FairSource = (typeof FAIR_SOURCES)[number];
+export const REFERENCE_CHOICES = FAIR_SOURCES;
+export type ReferenceChoice = FairSource;
+export const DEFAULT_REFERENCE: ReferenceChoice = 'sharp';
 
 /**
  * What a webhook watches (docs/webhooks.md): a price whose EV per 100 reaches a threshold, an

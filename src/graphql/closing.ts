@@ -113,6 +113,6 @@ export function closingMarket(
       changedAt: r.close.seenAt,
     });
   }
-  const books = new Map([...set.books].map(([id, b]) => [id, { id, name: b.name, isAggregate: b.isAggregate, isSharp: b.isSharp }]));
+  const books = new Map([...set.books].map(([id, b]) => [id, { id, name: b.name, isAggregate: b.isAggregate, isSharp: b.isSharp, kind: b.kind }]));
   return new MarketView(marketType, { id: game.id, league, homeTeamId: game.homeTeamId, awayTeamId: game.awayTeamId }, quotes, books, method);
 }

@@ -11,6 +11,7 @@ import {
   MARKET_TYPES,
   PERIODS,
   PLANS,
+  REFERENCE_CHOICES,
   SIDES,
   STATUS_WORDS,
   SUBSCRIPTION_STATUSES,
@@ -41,6 +42,7 @@ export const ENUM_VOCABULARY = {
   ClosingGap: CLOSING_GAPS,
   ClosingCutoffSource: CUTOFF_SOURCES,
   FairCloseSource: FAIR_SOURCES,
+  ReferenceChoice: REFERENCE_CHOICES,
   WebhookPredicateType: WEBHOOK_PREDICATE_TYPES,
   WebhookDeliveryStatus: WEBHOOK_DELIVERY_STATUSES,
 } as const satisfies Record<string, readonly string[]>;

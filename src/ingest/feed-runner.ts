@@ -3,6 +3,8 @@ import type { Database } from '../db/client';
 import { waitForIngestLeadership } from '../db/ingest-leader';
 import type { EventBus } from '../events/bus';
 import type { Logger } from '../logger';
+import { startOddsApiPoller } from './feeds/the-odds-api/poll';
+import { OddsApiUsage } from './feeds/the-odds-api/usage';
 import { ingestDocuments } from './ingest';
 import { startPoller } from './poller';
 import { backfillInstants, demoClockShift, simulatedDocuments } from './simulator/simulated-feed';
@@ -26,6 +28,8 @@ type FeedDeps = {
    * this process starts ingesting, stopped after its feed.
    */
   whileIngesting?: () => FeedRunner;
+  /** The Odds API's quota as the poller sees it (served by /readyz and /metrics); made here when absent. */
+  oddsApiUsage?: OddsApiUsage;
 };
 
 /** `runner` with the ingesting process's companion work started beside it and stopped after it. */
@@ -40,13 +44,13 @@ function withCompanion(runner: FeedRunner, start: (() => FeedRunner) | undefined
 }
 
 /**
- * What feeds a serving process: the simulator (`--simulate`), the upstream poller (FEED_URL), or
- * nothing. On a shared PostgreSQL database only one process ingests: the others serve and wait to
+ * What feeds a serving process: the simulator (`--simulate`), or the upstream pollers (FEED_URL, The
+ * Odds API with ODDS_API_KEY; both at once when both are set), or nothing. On a shared PostgreSQL database only one process ingests: the others serve and wait to
  * take over (src/db/ingest-leader.ts). Ingests run one at a time.
  */
 export function startFeeds(deps: FeedDeps): FeedRunner {
   const { config, logger } = deps;
-  const ingesting = deps.simulate || Boolean(config.feedUrl);
+  const ingesting = deps.simulate || Boolean(config.feedUrl) || Boolean(config.oddsApi);
   if (!config.databaseUrl || !ingesting) return withCompanion(startSources(deps), ingesting ? deps.whileIngesting : undefined);
   const leadership = waitForIngestLeadership(config.databaseUrl, 15_000, () =>
     logger.info({ component: 'ingest' }, 'another process ingests into this database: serving only, ready to take over'),
@@ -128,9 +132,24 @@ function startSources(deps: FeedDeps): FeedRunner {
     };
   }
 
+  const pollers: Array<{ stop(): Promise<void> }> = [];
+  if (config.oddsApi) {
+    const { key: _key, ...shown } = config.oddsApi;
+    log.info({ source: 'the-odds-api', ...shown }, 'polling The Odds API');
+    pollers.push(
+      startOddsApiPoller({
+        config: config.oddsApi,
+        usage: deps.oddsApiUsage ?? new OddsApiUsage(config.oddsApi.dailyBudget),
+        logger: log,
+        ingest: async (document) => {
+          await ingest([document], 'the-odds-api');
+        },
+      }),
+    );
+  }
   if (config.feedUrl) {
     log.info({ feed: config.feedUrl, intervalMs: config.feedIntervalMs }, 'polling upstream feed');
-    const poller = startPoller({
+    pollers.push(startPoller({
       url: config.feedUrl,
       intervalMs: config.feedIntervalMs,
       key: config.feedKey,
@@ -140,14 +159,12 @@ function startSources(deps: FeedDeps): FeedRunner {
       ingest: async (document) => {
         await ingest([document], 'poller');
       },
-    });
-    return {
-      async stop() {
-        await poller.stop();
-        await queue;
-      },
-    };
+    }));
   }
-
-  return { stop: async () => {} };
+  return {
+    async stop() {
+      await Promise.all(pollers.map((p) => p.stop()));
+      await queue;
+    },
+  };
 }

@@ -2,7 +2,7 @@ import type { Database } from '../db/client';
 import type { NormalizedDocument } from '../db/feed-rows';
 import { startDocument, type ChangeSet } from '../db/feed-store';
 import type { EventBus } from '../events/bus';
-import { FeedDocumentError, normalizeDocument } from './feed/normalize';
+import { FeedDocumentError, formatOf, type FeedFormat } from './feeds';
 import type { SourceDocument } from './sources';
 
 export interface IngestSummary {
@@ -20,10 +20,12 @@ export interface IngestOptions {
   now?: () => Date;
   onRejected?: (name: string, message: string) => void;
   onDocument?: (summary: IngestSummary, name: string) => void;
+  /** Read every document as this format instead of recognising each one's (`odds ingest --format`). */
+  format?: FeedFormat | undefined;
 }
 
 /** A document read and normalised ahead, or the reason it was rejected. */
-type Prepared = { source: SourceDocument; doc: NormalizedDocument } | { source: SourceDocument; rejected: FeedDocumentError };
+type Prepared = { source: SourceDocument; seenAt: Date; doc: NormalizedDocument } | { source: SourceDocument; rejected: FeedDocumentError };
 
 /**
  * Ingests a stream of documents in order: each one normalised, then written in its own transaction;
@@ -43,21 +45,23 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     const source = next.value;
     try {
       if (source.error) throw new FeedDocumentError(source.name, '', source.error);
-      return { source, doc: normalizeDocument(source.body, source.name) };
+      const seenAt = source.fetchedAt ?? now();
+      return { source, seenAt, doc: formatOf(source, options.format).normalize(source, seenAt) };
     } catch (error) {
       if (!(error instanceof FeedDocumentError)) throw error;
       return { source, rejected: error };
     }
   };
   /** The capture whose statement is running: counted and published once it has committed. */
-  let writing: { name: string; seenAt: Date; gameIds: number[]; done: Promise<ChangeSet> } | null = null;
+  let writing: { name: string; seenAt: Date; doc: NormalizedDocument; done: Promise<ChangeSet> } | null = null;
   const finishWriting = async (): Promise<void> => {
     if (!writing) return;
-    const { name, seenAt, gameIds, done } = writing;
+    const { name, seenAt, doc, done } = writing;
     writing = null;
     const changes = await done;
     summary.documents++;
-    for (const id of gameIds) games.add(id);
+    // Read once committed: the store renumbers the games of string-id sources to the games they are.
+    for (const game of doc.games) games.add(game.id);
     summary.quotesChanged += changes.quotesChanged;
     summary.historyRows += changes.historyRows;
     if (options.bus && (changes.games.length || changes.markets.length)) {
@@ -84,12 +88,11 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
         summary.games = games.size;
         options.onDocument?.(summary, item.source.name);
       } else {
-        const { source, doc } = item;
-        const seenAt = source.fetchedAt ?? now();
+        const { source, seenAt, doc } = item;
         const started = await startDocument(options.db.prisma, doc, seenAt);
         ahead = prepare();
         await finishWriting();
-        writing = { name: source.name, seenAt, gameIds: doc.games.map((g) => g.id), done: started.done };
+        writing = { name: source.name, seenAt, doc, done: started.done };
       }
     }
     await finishWriting();

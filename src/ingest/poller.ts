@@ -4,7 +4,7 @@ import { LIVE_STATUSES } from '../domain/vocabulary';
 import type { Logger } from '../logger';
 import { redactUrl } from '../redact';
 import type { SourceDocument } from './sources';
-import { mapStatus } from './feed/status-map';
+import { mapStatus } from './feeds/actionnetwork/status-map';
 
 export interface PollerOptions {
   url: string;

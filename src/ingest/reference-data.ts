@@ -354,10 +354,17 @@ function wnba(
 /** All teams of both leagues. Ids are unique across leagues; abbreviations only within a league. */
 export const TEAMS: readonly TeamRef[] = [...NBA_TEAMS, ...WNBA_TEAMS];
 
+/** What a book is: a place to bet at fixed odds, a betting exchange, a prediction market, or an aggregate of other books. */
+export const BOOK_KINDS = ['sportsbook', 'exchange', 'prediction_market', 'aggregate'] as const;
+export type BookKind = (typeof BOOK_KINDS)[number];
+
 export interface SportsbookRef {
   id: number;
-  /** Null for an id the feed uses but nothing names: the id is kept, no name is invented. */
-  name: string | null;
+  /** Always a name (spec 2.7): the upstream one, or a neutral "Sportsbook 510" when no source names the id. */
+  name: string;
+  /** False when `name` is the neutral one: no source names this id. */
+  name_known: boolean;
+  kind: BookKind;
   /** Aggregates (consensus, opening line) are not places to bet: exclude from best odds, book counts, arbitrage. */
   is_aggregate: boolean;
   /** A sharp, low-margin reference book whose prices approximate the fair line. */
@@ -374,28 +381,76 @@ export const BOOK_ID_OPEN = 30;
  */
 export const BOOK_ID_PINNACLE = 4999;
 
-/** Book ids and names from the feed README (the most credible mapping found, not confirmed upstream). */
+function book(id: number, name: string, kind: BookKind = 'sportsbook', isSharp = false): SportsbookRef {
+  return { id, name, name_known: true, kind, is_aggregate: kind === 'aggregate', is_sharp: isSharp };
+}
+/** An id a feed quotes without naming it anywhere: a neutral name, flagged as unknown upstream. */
+function unnamed(id: number): SportsbookRef {
+  return { id, name: `Sportsbook ${id}`, name_known: false, kind: 'sportsbook', is_aggregate: false, is_sharp: false };
+}
+
+/**
+ * Every book with its stable integer id. Ids under 4999 are Action Network's (from the feed README:
+ * the most credible mapping found, not confirmed upstream); 4999 and 6001-6999 are ours, given to
+ * books only The Odds API names (src/ingest/feeds/the-odds-api/books.ts maps its keys onto these ids:
+ * the same book from two sources is one sportsbook). Never renumber, only append.
+ */
 export const SPORTSBOOKS: readonly SportsbookRef[] = [
-  { id: BOOK_ID_CONSENSUS, name: 'Consensus', is_aggregate: true, is_sharp: false },
-  { id: BOOK_ID_OPEN, name: 'Open', is_aggregate: true, is_sharp: false },
-  { id: 68, name: 'DraftKings', is_aggregate: false, is_sharp: false },
-  { id: 69, name: 'FanDuel', is_aggregate: false, is_sharp: false },
-  { id: 75, name: 'BetMGM', is_aggregate: false, is_sharp: false },
-  { id: 123, name: 'Caesars', is_aggregate: false, is_sharp: false },
-  { id: 71, name: 'BetRivers', is_aggregate: false, is_sharp: false },
-  { id: 79, name: 'bet365', is_aggregate: false, is_sharp: false },
-  { id: 2988, name: 'Fanatics', is_aggregate: false, is_sharp: false },
-  { id: 2724, name: 'Hard Rock', is_aggregate: false, is_sharp: false },
+  book(BOOK_ID_CONSENSUS, 'Consensus', 'aggregate'),
+  book(BOOK_ID_OPEN, 'Open', 'aggregate'),
+  book(68, 'DraftKings'),
+  book(69, 'FanDuel'),
+  book(75, 'BetMGM'),
+  book(123, 'Caesars'),
+  book(71, 'BetRivers'),
+  book(79, 'bet365'),
+  book(2988, 'Fanatics'),
+  book(2724, 'Hard Rock'),
   // Quoted in the real captures but named nowhere (not in the feed README, not in the documents): the
-  // ids are listed so their quotes are served and /sportsbooks shows them, with a null name rather
-  // than an invented one. The simulator never quotes them (src/ingest/simulator/books.ts).
-  { id: 647, name: null, is_aggregate: false, is_sharp: false },
-  { id: 1901, name: null, is_aggregate: false, is_sharp: false },
-  { id: 1904, name: null, is_aggregate: false, is_sharp: false },
-  { id: 3151, name: null, is_aggregate: false, is_sharp: false },
-  { id: 645, name: null, is_aggregate: false, is_sharp: false },
-  { id: 510, name: null, is_aggregate: false, is_sharp: false },
-  { id: BOOK_ID_PINNACLE, name: 'Pinnacle', is_aggregate: false, is_sharp: true },
+  // ids are listed so their quotes are served and /sportsbooks shows them, under a neutral name that
+  // says so (name_known false) rather than an invented brand. The simulator never quotes them
+  // (src/ingest/simulator/books.ts).
+  unnamed(647),
+  unnamed(1901),
+  unnamed(1904),
+  unnamed(3151),
+  unnamed(645),
+  unnamed(510),
+  book(BOOK_ID_PINNACLE, 'Pinnacle', 'sportsbook', true),
+  // Books The Odds API names (its bookmaker titles).
+  book(6001, 'BetOnline.ag'),
+  book(6002, 'BetUS'),
+  book(6003, 'Bovada'),
+  book(6004, 'LowVig.ag'),
+  book(6005, 'MyBookie.ag'),
+  book(6006, 'ESPN BET'),
+  book(6007, 'Bally Bet'),
+  book(6008, 'betPARX'),
+  book(6009, 'Fliff'),
+  book(6010, 'BetAnySports'),
+  book(6020, 'Betfair Exchange (AU)', 'exchange'),
+  book(6021, 'Betfair Exchange (UK)', 'exchange'),
+  book(6022, 'Betfair Exchange (EU)', 'exchange'),
+  book(6023, 'Matchbook', 'exchange'),
+  book(6024, 'Smarkets', 'exchange'),
+  book(6025, 'Novig', 'exchange'),
+  book(6026, 'ProphetX', 'exchange'),
+  book(6027, 'BetOpenly', 'exchange'),
+  book(6030, 'Kalshi', 'prediction_market'),
+  book(6031, 'Polymarket', 'prediction_market'),
+  book(6040, 'PointsBet (AU)'),
+  book(6041, 'TABtouch'),
+  book(6042, 'Unibet'),
+  book(6043, 'TAB'),
+  book(6044, 'Neds'),
+  book(6045, 'SportsBet'),
+  book(6046, 'Ladbrokes'),
+  book(6047, 'Bet Right'),
+  book(6048, 'Betr'),
+  book(6049, 'PlayUp'),
+  book(6050, 'Dabble AU'),
+  book(6051, 'bet365 (AU)'),
+  book(6052, 'BoomBet'),
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -502,6 +557,31 @@ export function teamsOfLeague(leagueId: number): readonly TeamRef[] {
 export function teamByAbbr(leagueId: number, abbr: string): TeamRef | undefined {
   const wanted = abbr.toUpperCase();
   return TEAMS.find((t) => t.league_id === leagueId && t.abbr === wanted);
+}
+
+/**
+ * Other spellings of team names that feeds use (keys and values in the matching form of
+ * `nameKey`): The Odds API writes full names, sometimes shortened ("LA Clippers").
+ */
+const TEAM_ALIASES: Readonly<Record<string, string>> = {
+  'la clippers': 'los angeles clippers',
+  'la lakers': 'los angeles lakers',
+  'la sparks': 'los angeles sparks',
+  'philadelphia sixers': 'philadelphia 76ers',
+  'portland trailblazers': 'portland trail blazers',
+};
+
+/** A name as names are compared: lower case, letters and digits separated by single spaces. */
+function nameKey(name: string): string {
+  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+const TEAMS_BY_NAME = new Map(TEAMS.map((t) => [`${t.league_id}|${nameKey(t.full_name)}`, t]));
+
+/** Team of a league by full name or a known alias, compared without case and punctuation. */
+export function teamByName(leagueId: number, name: string): TeamRef | undefined {
+  const key = nameKey(name);
+  return TEAMS_BY_NAME.get(`${leagueId}|${TEAM_ALIASES[key] ?? key}`);
 }
 
 export function sportsbookById(id: number): SportsbookRef | undefined {

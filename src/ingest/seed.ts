@@ -41,10 +41,13 @@ export async function seedReferenceData(prisma: PrismaClient): Promise<void> {
   const books = await prisma.sportsbook.findMany();
   const stored = new Map(books.map((b) => [b.id, b]));
   for (const book of SPORTSBOOKS) {
-    const data = { name: book.name, isAggregate: book.is_aggregate, isSharp: book.is_sharp };
+    const data = { name: book.name, nameKnown: book.name_known, kind: book.kind, isAggregate: book.is_aggregate, isSharp: book.is_sharp };
     const current = stored.get(book.id);
     if (!current) await prisma.sportsbook.create({ data: { id: book.id, ...data } });
-    else if (current.name !== data.name || current.isAggregate !== data.isAggregate || current.isSharp !== data.isSharp) {
+    else if (
+      current.name !== data.name || current.nameKnown !== data.nameKnown || current.kind !== data.kind ||
+      current.isAggregate !== data.isAggregate || current.isSharp !== data.isSharp
+    ) {
       await prisma.sportsbook.update({ where: { id: book.id }, data });
     }
   }

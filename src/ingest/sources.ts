@@ -11,6 +11,8 @@ export interface SourceDocument {
   fetchedAt: Date | null;
   /** The parsed document, or the reason it could not be parsed. */
   body: unknown;
+  /** The capture line's other fields (`source`, `sport_key`, `odds_format`, ...): what the format reads besides the body. */
+  envelope?: Record<string, unknown>;
   error?: string;
 }
 
@@ -19,10 +21,10 @@ const FILE_PATTERN = /\.(json|jsonl|ndjson)(\.gz)?$/i;
 /** A capture line `{fetched_at, source, body}` or a bare document. */
 function unwrap(name: string, value: unknown): SourceDocument {
   if (value && typeof value === 'object' && 'body' in value && 'fetched_at' in value) {
-    const capture = value as { fetched_at: unknown; body: unknown };
-    const at = typeof capture.fetched_at === 'string' ? new Date(capture.fetched_at) : null;
+    const { fetched_at, body, ...envelope } = value as { fetched_at: unknown; body: unknown };
+    const at = typeof fetched_at === 'string' ? new Date(fetched_at) : null;
     if (!at || Number.isNaN(at.getTime())) return { name, fetchedAt: null, body: null, error: 'fetched_at: expected an ISO 8601 timestamp' };
-    return { name, fetchedAt: at, body: capture.body };
+    return { name, fetchedAt: at, body, envelope };
   }
   return { name, fetchedAt: null, body: value };
 }

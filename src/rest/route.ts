@@ -63,7 +63,7 @@ export type Freshness = 'live' | 'odds' | 'history' | 'reference';
 
 const MAX_AGE: Record<Freshness, number> = { live: 1, odds: 5, history: 300, reference: 3600 };
 
-/** Game statuses after which nothing about a game changes any more (ingest/feed/status-map.ts). */
+/** Game statuses after which nothing about a game changes any more (ingest/feeds/actionnetwork/status-map.ts). */
 const SETTLED = new Set(['closed']);
 
 /**

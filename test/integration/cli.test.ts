@@ -101,6 +101,19 @@ describe('odds ingest', () => {
     expect(second.stdout).toMatch(/ 0 quotes changed, 0 history rows, 0 rejected/);
   });
 
+  test('when The Odds API captures are ingested, then each line is recognised as such; --format forces a format and refuses unknown names', async () => {
+    const au = await odds(['ingest', '--quiet', feedPath('theoddsapi/nba-au-daily-2026-04-26_2026-05-01.jsonl.gz')], env());
+    expect(au.code).toBe(0);
+    expect(au.stdout).toMatch(/^ingested 6 documents: 20 games, [1-9]\d* quotes changed, [1-9]\d* history rows, 0 rejected$/m);
+    // A scoreboard read as The Odds API is not a list of events: refused with the path, the run goes on.
+    const forced = await odds(['ingest', '--format', 'the-odds-api', feedPath('nba-2026-01-08-scheduled.json')], env());
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toMatch(/rejected .*nba-2026-01-08-scheduled\.json: /);
+    const unknown = await odds(['ingest', '--format', 'oddsjam', feedPath('nba-2026-01-08-scheduled.json')], env());
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--format.*oddsjam.*actionnetwork, the-odds-api/s);
+  });
+
   test('when standard input holds a broken document, then it is rejected with its name and the exit code is 1', async () => {
     const { code, stdout, stderr } = await odds(['ingest', '-'], env(), '{"games": [{"id": "x"}]}');
     expect(code).toBe(1);

@@ -52,16 +52,22 @@ test('leagues: spec fields, filters', async () => {
   expect((await get('/leagues?is_active=maybe')).status).toBe(400);
 });
 
-test('sportsbooks: id and name, ordered by id', async () => {
+test('sportsbooks: id and name, ordered by id, with their kind', async () => {
   const res = await answer(api.GET('/api/v1/nba/odds/sportsbooks'));
-  expect(res.body.data[0]).toEqual({ id: 15, name: 'Consensus' });
+  expect(res.body.data[0]).toEqual({ id: 15, name: 'Consensus', kind: 'aggregate', name_known: true });
+  const byId = new Map(res.body.data.map((b: any) => [b.id, b]));
+  expect(byId.get(4999)).toEqual({ id: 4999, name: 'Pinnacle', kind: 'sportsbook', name_known: true });
+  expect(byId.get(6020)).toEqual({ id: 6020, name: 'Betfair Exchange (AU)', kind: 'exchange', name_known: true });
+  expect(byId.get(6030)).toMatchObject({ name: 'Kalshi', kind: 'prediction_market' });
   const ids = res.body.data.map((b: any) => b.id);
   expect(ids).toEqual([...ids].sort((a, b) => a - b));
 });
 
-test('when the feed quotes books it names nowhere, then /sportsbooks lists their ids with a null name and their quotes carry book_name null', async () => {
+test('when the feed quotes books it names nowhere, then /sportsbooks lists them under a neutral name that says it is not known upstream', async () => {
   const books = (await get('/sportsbooks')).body.data;
-  for (const id of [510, 645, 647, 1901, 1904, 3151]) expect(books.find((b: any) => b.id === id)).toEqual({ id, name: null });
+  for (const id of [510, 645, 647, 1901, 1904, 3151]) {
+    expect(books.find((b: any) => b.id === id)).toEqual({ id, name: `Sportsbook ${id}`, kind: 'sportsbook', name_known: false });
+  }
   expect(books.filter((b: any) => /^Book \d/.test(String(b.name)))).toEqual([]);
   const best: { book_id: number; book_name: string | null }[] = [];
   for (const game of (await get('/games')).body.data) {
@@ -69,7 +75,7 @@ test('when the feed quotes books it names nowhere, then /sportsbooks lists their
   }
   const unnamed = best.filter((b) => [510, 645, 647, 1901, 1904, 3151].includes(b.book_id));
   expect(unnamed.length).toBeGreaterThan(0);
-  expect(unnamed.map((b) => b.book_name)).toEqual(unnamed.map(() => null));
+  expect(unnamed.map((b) => b.book_name)).toEqual(unnamed.map((b) => `Sportsbook ${b.book_id}`));
 });
 
 test('consensus: one record per game of today by default, American prices from averaged probabilities', async () => {

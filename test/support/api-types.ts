@@ -165,7 +165,7 @@ export interface paths {
         };
         /**
          * Moneyline prices across games with value metrics (default sort: odds)
-         * @description One entry per available price of a real sportsbook (aggregates Consensus and Open are left out), pregame and live alike (is_live). ev.true_probability comes from the sharp book at the same point, else the consensus of the books at that point, else the nearest point moved with the key-number model; value is ev.ev_per_100. Ties sort by game_id, book_id, side.
+         * @description One entry per available price of a real sportsbook (aggregates Consensus and Open are left out), pregame and live alike (is_live). ev.true_probability comes from the sharp book (or, with reference, an exchange or the consensus) at the same point, else the consensus of the books at that point, else the nearest point moved with the key-number model; value is ev.ev_per_100. Ties sort by game_id, book_id, side.
          */
         get: operations["MoneylineListing"];
         put?: never;
@@ -185,7 +185,7 @@ export interface paths {
         };
         /**
          * Spread prices across games with value metrics (default sort: value)
-         * @description One entry per available price of a real sportsbook (aggregates Consensus and Open are left out), pregame and live alike (is_live). ev.true_probability comes from the sharp book at the same point, else the consensus of the books at that point, else the nearest point moved with the key-number model; value is ev.ev_per_100. Ties sort by game_id, book_id, side.
+         * @description One entry per available price of a real sportsbook (aggregates Consensus and Open are left out), pregame and live alike (is_live). ev.true_probability comes from the sharp book (or, with reference, an exchange or the consensus) at the same point, else the consensus of the books at that point, else the nearest point moved with the key-number model; value is ev.ev_per_100. Ties sort by game_id, book_id, side.
          */
         get: operations["SpreadListing"];
         put?: never;
@@ -205,7 +205,7 @@ export interface paths {
         };
         /**
          * Total (over/under) prices across games with value metrics (default sort: value)
-         * @description One entry per available price of a real sportsbook (aggregates Consensus and Open are left out), pregame and live alike (is_live). ev.true_probability comes from the sharp book at the same point, else the consensus of the books at that point, else the nearest point moved with the key-number model; value is ev.ev_per_100. Ties sort by game_id, book_id, side. The parameter team_id is refused with a 400: not accepted by /markets/total (an over/under belongs to no team); filter by game_id.
+         * @description One entry per available price of a real sportsbook (aggregates Consensus and Open are left out), pregame and live alike (is_live). ev.true_probability comes from the sharp book (or, with reference, an exchange or the consensus) at the same point, else the consensus of the books at that point, else the nearest point moved with the key-number model; value is ev.ev_per_100. Ties sort by game_id, book_id, side. The parameter team_id is refused with a 400: not accepted by /markets/total (an over/under belongs to no team); filter by game_id.
          */
         get: operations["TotalListing"];
         put?: never;
@@ -327,7 +327,7 @@ export interface paths {
         put?: never;
         /**
          * Closing-line value of up to 500 bets: against the close at the bet's book, at the sharp book, and against the de-vigged fair close
-         * @description cents: cents(bet) - cents(close) on the American cents scale (-105 to +105 is 10 cents); implied_probability: implied(close) - implied(bet); both only when the close is at the bet's line (same_line). fair: the fair probability of the bet's side at its line (sharp book's closing pair, else the consensus of every real book's, moved by the key-number model when no pair is at the bet's line) and clv_ev_percent = (p * decimal - 1) * 100.
+         * @description cents: cents(bet) - cents(close) on the American cents scale (-105 to +105 is 10 cents); implied_probability: implied(close) - implied(bet); both only when the close is at the bet's line (same_line). fair: the fair probability of the bet's side at its line (sharp book's closing pair, else the consensus of every real book's, moved by the key-number model when no pair is at the bet's line; reference chooses sharp, exchange or consensus, and fair.source says which it came from) and clv_ev_percent = (p * decimal - 1) * 100.
          */
         post: operations["BetClv"];
         delete?: never;
@@ -2769,8 +2769,12 @@ export interface operations {
                         data: {
                             /** @description Book id. */
                             id: number;
-                            /** @description Book name. */
-                            name: string | null;
+                            /** @description Book name: the upstream one, or a neutral 'Sportsbook 510' for an id no source names (nameKnown false). */
+                            name: string;
+                            /** @description What the book is: sportsbook, exchange, prediction_market or aggregate (Consensus, Open). */
+                            kind: string;
+                            /** @description False when no source names this book and name is the neutral one. */
+                            name_known: boolean;
                         }[];
                         /** @description Number of records in data */
                         count: number;
@@ -3014,6 +3018,8 @@ export interface operations {
                 period?: "full" | "full_game" | "first_half";
                 /** @description De-vig method of the reference probability (default power) */
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
+                reference?: "sharp" | "exchange" | "consensus";
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description The outcome's team (home or away side) (comma-separated and/or repeated) */
@@ -3141,7 +3147,7 @@ export interface operations {
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
-                                /** @description Extension: sharp (the sharp book's de-vigged price) or consensus (mean of every book's de-vigged price); null without a reference. */
+                                /** @description Extension: sharp (the sharp book's de-vigged price), exchange (an exchange's) or consensus (mean of every book's de-vigged price); null without a reference. */
                                 reference: string | null;
                                 /** @description Extension: the point the reference was measured at (null on moneylines). */
                                 reference_point: number | null;
@@ -3206,6 +3212,8 @@ export interface operations {
                 period?: "full" | "full_game" | "first_half";
                 /** @description De-vig method of the reference probability (default power) */
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
+                reference?: "sharp" | "exchange" | "consensus";
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description The outcome's team (home or away side) (comma-separated and/or repeated) */
@@ -3333,7 +3341,7 @@ export interface operations {
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
-                                /** @description Extension: sharp (the sharp book's de-vigged price) or consensus (mean of every book's de-vigged price); null without a reference. */
+                                /** @description Extension: sharp (the sharp book's de-vigged price), exchange (an exchange's) or consensus (mean of every book's de-vigged price); null without a reference. */
                                 reference: string | null;
                                 /** @description Extension: the point the reference was measured at (null on moneylines). */
                                 reference_point: number | null;
@@ -3398,6 +3406,8 @@ export interface operations {
                 period?: "full" | "full_game" | "first_half";
                 /** @description De-vig method of the reference probability (default power) */
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
+                reference?: "sharp" | "exchange" | "consensus";
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description over and/or under (comma-separated and/or repeated) */
@@ -3525,7 +3535,7 @@ export interface operations {
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
-                                /** @description Extension: sharp (the sharp book's de-vigged price) or consensus (mean of every book's de-vigged price); null without a reference. */
+                                /** @description Extension: sharp (the sharp book's de-vigged price), exchange (an exchange's) or consensus (mean of every book's de-vigged price); null without a reference. */
                                 reference: string | null;
                                 /** @description Extension: the point the reference was measured at (null on moneylines). */
                                 reference_point: number | null;
@@ -5141,6 +5151,12 @@ export interface operations {
                      * @enum {string}
                      */
                     devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                    /**
+                     * @description Which fair close to prefer: sharp (Pinnacle), exchange (Betfair back prices) or consensus; the consensus where that book did not close the market
+                     * @default sharp
+                     * @enum {string}
+                     */
+                    reference?: "sharp" | "exchange" | "consensus";
                 } | {
                     /** @description The game of the bet */
                     game_id: number;
@@ -5377,7 +5393,7 @@ export interface operations {
                                  * @description Where the fair probability comes from.
                                  * @enum {string}
                                  */
-                                source: "sharp" | "consensus";
+                                source: "sharp" | "exchange" | "consensus";
                                 /** @description Books whose closing pair formed it (1 for the sharp book). */
                                 book_count: number;
                                 /** @description The line the closing pair was at; differs from the bet's line when pointAdjusted. */

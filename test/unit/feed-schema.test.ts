@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import { FEED, FEED_FULLY_CHECKED } from '../../src/ingest/feed/schema';
-import { FeedDocumentError, normalizeDocument } from '../../src/ingest/feed/normalize';
+import { FEED, FEED_FULLY_CHECKED } from '../../src/ingest/feeds/actionnetwork/schema';
+import { FeedDocumentError, normalizeDocument } from '../../src/ingest/feeds/actionnetwork/normalize';
 import { createSimulator } from '../../src/ingest/simulator';
 import { FEEDS, readFeed, readSeries } from '../support/feeds';
 
-// The one zod schema of the upstream feed (src/ingest/feed/schema.ts): the real captures and the
+// The one zod schema of the upstream feed (src/ingest/feeds/actionnetwork/schema.ts): the real captures and the
 // simulator's documents hold to every field it describes, and a malformed document is refused with
 // a message naming the field.
 

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type * as Feed from '../../src/ingest/feed/schema';
+import type * as Feed from '../../src/ingest/feeds/actionnetwork/schema';
 
 /** The feed types with every optional or nullable field present (the real captures carry them). */
 type Strict<T> = T extends readonly (infer U)[] ? Strict<Exclude<U, null | undefined>>[] : T extends object ? { [K in keyof T]-?: Strict<Exclude<T[K], null | undefined>> } : T;
@@ -172,8 +172,8 @@ describe('sportsbooks', () => {
       [2724, 'Hard Rock'],
     ];
     for (const [id, name] of named) expect(sportsbookById(id)?.name).toBe(name);
-    // Quoted in the real captures, named nowhere: kept with a null name, never an invented one.
-    for (const id of [647, 1901, 1904, 3151, 645, 510]) expect(sportsbookById(id)).toMatchObject({ id, name: null });
+    // Quoted in the real captures, named nowhere: a neutral name that says so, never an invented brand.
+    for (const id of [647, 1901, 1904, 3151, 645, 510]) expect(sportsbookById(id)).toMatchObject({ id, name: `Sportsbook ${id}`, name_known: false });
     for (const book of SPORTSBOOKS) expect(String(book.name)).not.toMatch(/^Book \d/);
   });
 
@@ -183,8 +183,9 @@ describe('sportsbooks', () => {
       BOOK_ID_OPEN,
     ]);
     expect(SPORTSBOOKS.filter((b) => b.is_sharp)).toEqual([
-      { id: BOOK_ID_PINNACLE, name: 'Pinnacle', is_aggregate: false, is_sharp: true },
+      { id: BOOK_ID_PINNACLE, name: 'Pinnacle', name_known: true, kind: 'sportsbook', is_aggregate: false, is_sharp: true },
     ]);
+    expect(SPORTSBOOKS.filter((b) => b.kind === 'aggregate').map((b) => b.id)).toEqual([BOOK_ID_CONSENSUS, BOOK_ID_OPEN]);
     expect([15, 30, 68, 69, 75, 123, 71, 79, 2988, 2724, 647, 1901, 1904, 3151, 645, 510]).not.toContain(BOOK_ID_PINNACLE);
   });
 });

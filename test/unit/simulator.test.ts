@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type * as Feed from '../../src/ingest/feed/schema';
-import { FEED_TEAM_TOTAL_KEY } from '../../src/ingest/feed/schema';
-import { normalizeDocument } from '../../src/ingest/feed/normalize';
+import type * as Feed from '../../src/ingest/feeds/actionnetwork/schema';
+import { FEED_TEAM_TOTAL_KEY } from '../../src/ingest/feeds/actionnetwork/schema';
+import { normalizeDocument } from '../../src/ingest/feeds/actionnetwork/normalize';
 import { LEAGUE_ID_NBA, LEAGUE_ID_WNBA, SPORTSBOOKS } from '../../src/ingest/reference-data';
 import { SIM_GAME_ID_BASE, createSimulator as createFeedSimulator, type SimGame, type SimulatorOptions } from '../../src/ingest/simulator';
 
@@ -258,7 +258,7 @@ describe('simulator: labels and shape', () => {
   test('when reading markets, then every quoted book is a known sportsbook with event and firsthalf periods', () => {
     const g = doc.games[0] as FeedGame;
     // Only books with a name: the simulator never quotes an id the reference cannot name.
-    const known = new Set(SPORTSBOOKS.filter((b) => b.name !== null).map((b) => String(b.id)));
+    const known = new Set(SPORTSBOOKS.filter((b) => b.name_known).map((b) => String(b.id)));
     expect(Object.keys(g.markets).length).toBeGreaterThanOrEqual(8);
     for (const [book, byPeriod] of Object.entries(g.markets)) {
       expect(known.has(book)).toBe(true);

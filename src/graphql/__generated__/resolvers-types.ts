@@ -13,6 +13,7 @@ import type { BetResult } from '../../domain';
 import type { ClosingGap } from '../../domain';
 import type { CutoffSource as ClosingCutoffSource } from '../../domain';
 import type { FairSource as FairCloseSource } from '../../domain';
+import type { ReferenceChoice } from '../../domain';
 import type { WebhookPredicateType } from '../../domain';
 import type { WebhookDeliveryStatus } from '../../domain';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
@@ -476,7 +477,7 @@ export type Ev = {
   pointAdjusted: Maybe<Scalars['Boolean']['output']>;
   /** evPer100 > 0. */
   profitable: Scalars['Boolean']['output'];
-  /** Extension: sharp (the sharp book's de-vigged price) or consensus (mean of every book's de-vigged price); null without a reference. */
+  /** Extension: sharp (the sharp book's de-vigged price), exchange (an exchange's) or consensus (mean of every book's de-vigged price); null without a reference. */
   reference: Maybe<Scalars['String']['output']>;
   /** Extension: books behind the reference (1 for the sharp book). */
   referenceBookCount: Maybe<Scalars['Int']['output']>;
@@ -1206,6 +1207,7 @@ export type Query = {
 export type QueryBetClvArgs = {
   bets: Array<ClvBetInput>;
   devigMethod?: InputMaybe<DevigMethod>;
+  reference?: InputMaybe<ReferenceChoice>;
 };
 
 
@@ -1314,6 +1316,7 @@ export type QueryMarketListingArgs = {
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
   marketType: MarketType;
   period?: InputMaybe<ListingPeriod>;
+  reference?: InputMaybe<ReferenceChoice>;
   side?: InputMaybe<Array<Side>>;
   sort?: InputMaybe<ListingSort>;
   teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
@@ -1342,6 +1345,8 @@ export type QueryWebhookDeliveriesArgs = {
   webhookId: Scalars['Int']['input'];
 };
 
+export { ReferenceChoice };
+
 export { Side };
 
 /** Consensus of one side of a market across books. */
@@ -1366,8 +1371,12 @@ export type Sportsbook = {
   isAggregate: Maybe<Scalars['Boolean']['output']>;
   /** The sharp reference book of true probabilities. */
   isSharp: Maybe<Scalars['Boolean']['output']>;
-  /** Book name. */
-  name: Maybe<Scalars['String']['output']>;
+  /** What the book is: sportsbook, exchange, prediction_market or aggregate (Consensus, Open). */
+  kind: Scalars['String']['output'];
+  /** Book name: the upstream one, or a neutral 'Sportsbook 510' for an id no source names (nameKnown false). */
+  name: Scalars['String']['output'];
+  /** False when no source names this book and name is the neutral one. */
+  nameKnown: Scalars['Boolean']['output'];
 };
 
 /** Spread consensus of a game. */
@@ -1764,6 +1773,7 @@ export type ResolversTypes = {
   Plan: Plan;
   PublicBettingSummary: ResolverTypeWrapper<PublicBettingSummary>;
   Query: ResolverTypeWrapper<{}>;
+  ReferenceChoice: ReferenceChoice;
   Side: Side;
   SideConsensus: ResolverTypeWrapper<SideConsensus>;
   Sportsbook: ResolverTypeWrapper<SportsbookModel>;
@@ -2139,7 +2149,7 @@ export type FairCloseResolvers<ContextType = GraphQLContext, ParentType extends 
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type FairCloseSourceResolvers = EnumResolverSignature<{ CONSENSUS?: any, SHARP?: any }, ResolversTypes['FairCloseSource']>;
+export type FairCloseSourceResolvers = EnumResolverSignature<{ CONSENSUS?: any, EXCHANGE?: any, SHARP?: any }, ResolversTypes['FairCloseSource']>;
 
 export type GameResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Game'] = ResolversParentTypes['Game']> = {
   attendance?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -2452,7 +2462,7 @@ export type PublicBettingSummaryResolvers<ContextType = GraphQLContext, ParentTy
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   apiKeys?: Resolver<Array<ResolversTypes['ApiKeyListing']>, ParentType, ContextType>;
-  betClv?: Resolver<Array<ResolversTypes['BetClv']>, ParentType, ContextType, RequireFields<QueryBetClvArgs, 'bets' | 'devigMethod'>>;
+  betClv?: Resolver<Array<ResolversTypes['BetClv']>, ParentType, ContextType, RequireFields<QueryBetClvArgs, 'bets' | 'devigMethod' | 'reference'>>;
   bettingInfo?: Resolver<Array<ResolversTypes['BettingInfo']>, ParentType, ContextType, Partial<QueryBettingInfoArgs>>;
   closingLines?: Resolver<Array<ResolversTypes['ClosingLine']>, ParentType, ContextType, Partial<QueryClosingLinesArgs>>;
   consensus?: Resolver<Array<ResolversTypes['ConsensusRecord']>, ParentType, ContextType, Partial<QueryConsensusArgs>>;
@@ -2463,7 +2473,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   leagues?: Resolver<Array<ResolversTypes['League']>, ParentType, ContextType, Partial<QueryLeaguesArgs>>;
   lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, Partial<QueryLineMovementArgs>>;
   liveGames?: Resolver<ResolversTypes['LiveOdds'], ParentType, ContextType, Partial<QueryLiveGamesArgs>>;
-  marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'marketType' | 'period'>>;
+  marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'marketType' | 'period' | 'reference'>>;
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sportsbooks?: Resolver<Array<ResolversTypes['Sportsbook']>, ParentType, ContextType>;
   teams?: Resolver<Array<ResolversTypes['Team']>, ParentType, ContextType, Partial<QueryTeamsArgs>>;
@@ -2471,6 +2481,8 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryPage'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'limit' | 'offset' | 'webhookId'>>;
   webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType>;
 };
+
+export type ReferenceChoiceResolvers = EnumResolverSignature<{ CONSENSUS?: any, EXCHANGE?: any, SHARP?: any }, ResolversTypes['ReferenceChoice']>;
 
 export type SideResolvers = EnumResolverSignature<{ AWAY?: any, HOME?: any, OVER?: any, UNDER?: any }, ResolversTypes['Side']>;
 
@@ -2486,7 +2498,9 @@ export type SportsbookResolvers<ContextType = GraphQLContext, ParentType extends
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   isAggregate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isSharp?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nameKnown?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -2664,6 +2678,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Plan?: PlanResolvers;
   PublicBettingSummary?: PublicBettingSummaryResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  ReferenceChoice?: ReferenceChoiceResolvers;
   Side?: SideResolvers;
   SideConsensus?: SideConsensusResolvers<ContextType>;
   Sportsbook?: SportsbookResolvers<ContextType>;

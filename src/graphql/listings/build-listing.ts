@@ -19,6 +19,7 @@
 import {
   adjustProbabilityForPoint,
   consensusProbability,
+  DEFAULT_REFERENCE,
   devig,
   findArbitrage,
   isBookFrozen,
@@ -30,12 +31,15 @@ import {
   type League,
   type ListingSort,
   type MarketType,
+  type ReferenceChoice,
   type StaleReason,
   type ValueMetrics,
 } from '../../domain';
 
 /** De-vig method names and the default, for the REST parameter enum (rest/ may not import domain/). */
 export { DEVIG_METHODS as LISTING_DEVIG_METHODS, DEFAULT_DEVIG_METHOD as LISTING_DEFAULT_DEVIG_METHOD } from '../../domain';
+/** Reference choices and the default, for the REST parameter (rest/ may not import domain/). */
+export { REFERENCE_CHOICES as LISTING_REFERENCE_CHOICES, DEFAULT_REFERENCE as LISTING_DEFAULT_REFERENCE } from '../../domain';
 
 export type ListingMarketType = MarketType;
 export type { ListingSort };
@@ -56,6 +60,8 @@ export interface ListingBook {
   name: string | null;
   isAggregate: boolean;
   isSharp: boolean;
+  /** sportsbook, exchange, prediction_market or aggregate (absent: sportsbook). */
+  kind?: string;
 }
 
 /** One current price (a Quote row); only available quotes should be passed in. */
@@ -81,8 +87,8 @@ export interface ListingQuote {
 
 /** Which estimate of the true probability was used, and how. */
 export interface ReferenceInfo {
-  /** `sharp`: the sharp book's de-vigged price; `consensus`: mean of every book's de-vigged price. */
-  reference: 'sharp' | 'consensus';
+  /** `sharp`: the sharp book's de-vigged price; `exchange`: an exchange's; `consensus`: mean of every book's de-vigged price. */
+  reference: ReferenceChoice;
   /** The side's point the reference was measured at (null on moneylines). */
   reference_point: number | null;
   /** True when the reference was moved from reference_point to the outcome's point (key numbers). */
@@ -134,6 +140,8 @@ export interface BuildListingInput {
   /** Sportsbook rows by id; a book without a row counts as an ordinary (non-aggregate, non-sharp) book. */
   books: ReadonlyMap<number, ListingBook>;
   devigMethod: DevigMethod;
+  /** Which fair price to prefer (default DEFAULT_REFERENCE); the consensus where that book has none. */
+  reference?: ReferenceChoice;
   sort: ListingSort;
   /** The clock staleness is measured against. */
   now: Date;
@@ -156,6 +164,8 @@ interface BookPair {
 interface LineGroup {
   pairs: BookPair[];
   sharp: BookPair | undefined;
+  /** The exchange of lowest id quoting both sides at this line. */
+  exchange: BookPair | undefined;
 }
 
 interface Reference extends ReferenceInfo {
@@ -201,9 +211,10 @@ export class MarketView {
       // A book hanging different lines on the two sides (mid-move) has no two-way market to de-vig.
       if (line !== this.lineOf(b)) continue;
       const pair: BookPair = { bookId, isSharp: books.get(bookId)?.isSharp ?? false, probabilities: devig([a.decimal, b.decimal], method) };
-      const group = this.lines.get(line) ?? { pairs: [], sharp: undefined };
+      const group = this.lines.get(line) ?? { pairs: [], sharp: undefined, exchange: undefined };
       group.pairs.push(pair);
       if (pair.isSharp && !group.sharp) group.sharp = pair;
+      if (books.get(bookId)?.kind === 'exchange' && (!group.exchange || bookId < group.exchange.bookId)) group.exchange = pair;
       this.lines.set(line, group);
       bookLines.push(line);
     }
@@ -234,19 +245,20 @@ export class MarketView {
   }
 
   /**
-   * Reference probability of `side` at `line`; with `preferSharp` false the sharp book is just one of
-   * the consensus (the staleness comparison). Null when no book quotes both sides anywhere.
+   * Reference probability of `side` at `line`: the `prefer`red book's (sharp or exchange) where it
+   * quotes both sides, else the consensus, in which that book is just one of the books (`consensus`
+   * is the staleness comparison). Null when no book quotes both sides anywhere.
    */
-  reference(side: string, line: number, preferSharp: boolean): Reference | null {
-    const cacheKey = `${side}|${line}|${preferSharp}`;
+  reference(side: string, line: number, prefer: ReferenceChoice): Reference | null {
+    const cacheKey = `${side}|${line}|${prefer}`;
     if (this.refCache.has(cacheKey)) return this.refCache.get(cacheKey) ?? null;
-    const result = this.computeReference(side, line, preferSharp);
+    const result = this.computeReference(side, line, prefer);
     this.refCache.set(cacheKey, result);
     return result;
   }
 
-  private computeReference(side: string, line: number, preferSharp: boolean): Reference | null {
-    const exact = this.atLine(side, line, preferSharp);
+  private computeReference(side: string, line: number, prefer: ReferenceChoice): Reference | null {
+    const exact = this.atLine(side, line, prefer);
     if (exact) return exact;
     if (this.marketType === 'moneyline' || this.lines.size === 0) return null;
     // Nearest line with a reference; ties go to the line with more books, then the lower line, so the
@@ -255,7 +267,7 @@ export class MarketView {
       ([la, ga], [lb, gb]) => Math.abs(la - line) - Math.abs(lb - line) || gb.pairs.length - ga.pairs.length || la - lb,
     )[0];
     if (!nearest) return null;
-    const base = this.atLine(side, nearest[0], preferSharp);
+    const base = this.atLine(side, nearest[0], prefer);
     if (!base) return null;
     const probability = adjustProbabilityForPoint({
       league: this.game.league,
@@ -270,13 +282,14 @@ export class MarketView {
     return { ...base, probability, point_adjusted: true };
   }
 
-  private atLine(side: string, line: number, preferSharp: boolean): Reference | null {
+  private atLine(side: string, line: number, prefer: ReferenceChoice): Reference | null {
     const group = this.lines.get(line);
     if (!group || group.pairs.length === 0) return null;
     const index = this.sideIndex(side);
     const point = this.marketType === 'moneyline' ? null : this.sidePoint(line, side);
-    if (preferSharp && group.sharp) {
-      return { probability: group.sharp.probabilities[index] as number, reference: 'sharp', reference_point: point, point_adjusted: false, reference_book_count: 1 };
+    const book = prefer === 'sharp' ? group.sharp : prefer === 'exchange' ? group.exchange : undefined;
+    if (book) {
+      return { probability: book.probabilities[index] as number, reference: prefer, reference_point: point, point_adjusted: false, reference_book_count: 1 };
     }
     const consensus = consensusProbability(group.pairs.map((p) => p.probabilities));
     return { probability: consensus[index] as number, reference: 'consensus', reference_point: point, point_adjusted: false, reference_book_count: group.pairs.length };
@@ -294,7 +307,7 @@ export class MarketView {
   /** Why `q` is stale at `now`, or null: its age, its distance from the consensus, or its frozen book. */
   staleReason(q: ListingQuote, now: Date): StaleReason | null {
     // Staleness compares the book with the market, so the consensus here ignores the sharp preference.
-    const consensus = this.reference(q.side, this.lineOf(q), false);
+    const consensus = this.reference(q.side, this.lineOf(q), 'consensus');
     const own = this.ownProbability(q) ?? 1 / q.decimal;
     return staleReason({ seenAt: q.seenAt, now, isLive: q.isLive, probability: own, consensusProbability: consensus?.probability ?? null, bookFrozen: this.frozen(q.bookId) });
   }
@@ -335,6 +348,7 @@ export class MarketView {
  */
 export function buildListing(input: BuildListingInput): ListingEntry[] {
   const { marketType, devigMethod, now } = input;
+  const prefer = input.reference ?? DEFAULT_REFERENCE;
   const games = new Map(input.games.map((g) => [g.id, g]));
   const bookOf = (id: number): ListingBook => input.books.get(id) ?? { id, name: null, isAggregate: false, isSharp: false };
   const sides = SIDES[marketType];
@@ -362,15 +376,15 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
       if (bookFilter && !bookFilter.has(q.bookId)) continue;
       if (sideFilter && !sideFilter.has(q.side)) continue;
       if (teamFilter && (q.teamId === null || !teamFilter.has(q.teamId))) continue;
-      entries.push(entryFor(view, q, bookOf(q.bookId), devigMethod, now));
+      entries.push(entryFor(view, q, bookOf(q.bookId), devigMethod, prefer, now));
     }
   }
   return entries.sort(input.sort === 'odds' ? byOdds : byValue);
 }
 
-function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: DevigMethod, now: Date): ListingEntry {
+function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: DevigMethod, prefer: ReferenceChoice, now: Date): ListingEntry {
   const line = view.lineOf(q);
-  const reference = view.reference(q.side, line, true);
+  const reference = view.reference(q.side, line, prefer);
   const reason = view.staleReason(q, now);
   const stale = reason !== null;
   const arbitrageDetail = view.arbitrage(q, now);

@@ -6,6 +6,7 @@ import {
   clvImpliedProbability,
   closingGap,
   decimalToAmerican,
+  DEFAULT_REFERENCE,
   FINAL_STATUSES,
   gradeBet,
   pointsOfPeriod,
@@ -129,7 +130,7 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
         view = closingMarket(set, game, await leagueOf(ctx, game), b.marketType, b.period, method);
         views.set(viewKey, view);
       }
-      const ref = view.reference(b.side, marketLine(b.marketType, b.side, b.line), true);
+      const ref = view.reference(b.side, marketLine(b.marketType, b.side, b.line), args.reference ?? DEFAULT_REFERENCE);
       const betDecimal = americanToDecimal(b.price);
       let fair: FairClose | null = null;
       if (ref) {

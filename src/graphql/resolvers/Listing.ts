@@ -1,4 +1,4 @@
-import { DEFAULT_DEVIG_METHOD, LIVE_STATUSES, SIDES_BY_MARKET, type ListingSort, type MarketType } from '../../domain';
+import { DEFAULT_DEVIG_METHOD, DEFAULT_REFERENCE, LIVE_STATUSES, SIDES_BY_MARKET, type ListingSort, type MarketType } from '../../domain';
 import { findListingRows } from '../../db/listing-repository';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { checkSomeOf, dayOrToday, invalidParameter, list } from '../arguments';
@@ -53,6 +53,7 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
       quotes,
       books,
       devigMethod,
+      reference: args.reference ?? DEFAULT_REFERENCE,
       sort,
       now,
       bookIds: list(args.bookId),

@@ -1,5 +1,5 @@
 import { CORE_BET_TYPES, MARKET_TYPES, STORED_MARKET_TYPES, addDays, isOneOf, type StoredMarketType } from '../../domain';
-import { FEED_TEAM_TOTAL_KEY, type FeedBetInfo, type FeedBookMarkets, type FeedGame, type FeedLeague, type FeedOutcome, type FeedPeriodMarkets, type FeedStandings, type FeedTeam } from '../feed/schema';
+import { FEED_TEAM_TOTAL_KEY, type FeedBetInfo, type FeedBookMarkets, type FeedGame, type FeedLeague, type FeedOutcome, type FeedPeriodMarkets, type FeedStandings, type FeedTeam } from '../feeds/actionnetwork/schema';
 import { BOOK_ID_CONSENSUS, BOOK_ID_OPEN, type LeagueRef, type TeamRef, seasonPhaseOn, seasonWindow } from '../reference-data';
 import { SIM_BOOKS } from './books';
 import { HOUR, daysBetween, feedDayEnd, feedDayStart } from './calendar';
@@ -12,7 +12,7 @@ import { Rng } from './random';
 import { teamProfile, type GamePlan } from './schedule';
 
 // The feed JSON: a game, its teams and markets and the league object, written with the upstream
-// keys in the upstream order (see src/ingest/feed/schema.ts and the captures in test/fixtures/feeds).
+// keys in the upstream order (see src/ingest/feeds/actionnetwork/schema.ts and the captures in test/fixtures/feeds).
 
 function marketId(plan: GamePlan, period: SimPeriod, type: StoredMarketType, live: boolean): number {
   const periodIdx = period === 'event' ? 0 : 1;

@@ -1,4 +1,4 @@
-import type { FeedBoxscore, FeedLinescorePeriod } from '../feed/schema';
+import type { FeedBoxscore, FeedLinescorePeriod } from '../feeds/actionnetwork/schema';
 import { pad2 } from './calendar';
 import { at, sum } from './numbers';
 import type { GamePlan } from './schedule';

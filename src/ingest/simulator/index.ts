@@ -1,7 +1,7 @@
 /**
  * Deterministic simulator of the upstream v2 scoreboard feed, for demos and tests.
  *
- * It writes documents of exactly the real feed's shape (src/ingest/feed/schema.ts, and the
+ * It writes documents of exactly the real feed's shape (src/ingest/feeds/actionnetwork/schema.ts, and the
  * real captures in test/fixtures/feeds/), so simulated and real data travel the same ingest path. Every
  * document and game is labelled: `document.simulated = true`, `game.meta = { simulated: true,
  * simulator_seed }`.
@@ -38,7 +38,7 @@
  */
 
 import { addDays } from '../../domain';
-import type { FeedDocument, FeedGame } from '../feed/schema';
+import type { FeedDocument, FeedGame } from '../feeds/actionnetwork/schema';
 import { LEAGUES } from '../reference-data';
 import { SIM_BOOKS } from './books';
 import { localDateOf } from './calendar';

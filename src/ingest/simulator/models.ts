@@ -1,5 +1,5 @@
 import { PUBLISHED_STD_DEV } from '../../domain';
-import type { FeedBroadcast } from '../feed/schema';
+import type { FeedBroadcast } from '../feeds/actionnetwork/schema';
 import { LEAGUE_ID_NBA, LEAGUE_ID_WNBA } from '../reference-data';
 
 // Parameters of the simulated world per league: scoring, pace, real-time length of periods, slate

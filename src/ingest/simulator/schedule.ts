@@ -1,4 +1,4 @@
-import type { FeedBroadcast } from '../feed/schema';
+import type { FeedBroadcast } from '../feeds/actionnetwork/schema';
 import { LEAGUE_ID_NBA, type LeagueRef, type TeamRef, isGameDay, seasonPhaseOn, seasonWindow, teamsOfLeague } from '../reference-data';
 import { MINUTE, HOUR, daysBetween, iso, zonedTimeToMs } from './calendar';
 import { CREATED_MINUTES_BEFORE, ODDS_POSTED_HOURS_BEFORE, TEAM_ZONES, TIP_SLOTS, modelOf, type LeagueModel } from './models';

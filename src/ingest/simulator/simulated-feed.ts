@@ -1,5 +1,5 @@
 import { addDays, localDateOf } from '../../domain/local-day';
-import type { FeedDocument } from '../feed/schema';
+import type { FeedDocument } from '../feeds/actionnetwork/schema';
 import type { SourceDocument } from '../sources';
 import { createSimulator } from './index';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_BETS } from '../../graphql/bets';
-import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS } from '../../graphql/listings/build-listing';
+import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES } from '../../graphql/listings/build-listing';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { enumValue, objectError, requiredOr } from '../body';
 import { list } from '../envelope';
@@ -96,10 +96,13 @@ export const closingRoutes = defineRoutes([
     description:
       'cents: cents(bet) - cents(close) on the American cents scale (-105 to +105 is 10 cents); implied_probability: implied(close) - implied(bet); ' +
       'both only when the close is at the bet\'s line (same_line). fair: the fair probability of the bet\'s side at its line (sharp book\'s closing pair, ' +
-      'else the consensus of every real book\'s, moved by the key-number model when no pair is at the bet\'s line) and clv_ev_percent = (p * decimal - 1) * 100.',
+      'else the consensus of every real book\'s, moved by the key-number model when no pair is at the bet\'s line; reference chooses sharp, exchange or consensus, ' +
+      'and fair.source says which it came from) and clv_ev_percent = (p * decimal - 1) * 100.',
     params: z.object({}),
     body: {
-      schema: betsBody(clvBet, { devig: enumValue(LISTING_DEVIG_METHODS).optional() }).transform(({ devig, ...rest }) => ({ ...rest, devig_method: devig })),
+      schema: betsBody(clvBet, { devig: enumValue(LISTING_DEVIG_METHODS).optional(), reference: enumValue(LISTING_REFERENCE_CHOICES).optional() }).transform(
+        ({ devig, ...rest }) => ({ ...rest, devig_method: devig }),
+      ),
       openapi: betsOpenApi(
         {
           ...BET_OPENAPI,
@@ -108,7 +111,13 @@ export const closingRoutes = defineRoutes([
           placed_at: { type: 'string', format: 'date-time', description: 'When the bet was placed; before the game went live' },
         },
         ['game_id', 'book_id', 'market_type', 'side', 'price'],
-        { devig: { type: 'string', enum: [...LISTING_DEVIG_METHODS], default: LISTING_DEFAULT_DEVIG_METHOD, description: 'The de-vig method of the fair close (echoed in each answer)' } },
+        {
+          devig: { type: 'string', enum: [...LISTING_DEVIG_METHODS], default: LISTING_DEFAULT_DEVIG_METHOD, description: 'The de-vig method of the fair close (echoed in each answer)' },
+          reference: {
+            type: 'string', enum: [...LISTING_REFERENCE_CHOICES], default: LISTING_DEFAULT_REFERENCE,
+            description: 'Which fair close to prefer: sharp (Pinnacle), exchange (Betfair back prices) or consensus; the consensus where that book did not close the market',
+          },
+        },
       ),
       description: `{"bets": [...], "devig": "${LISTING_DEFAULT_DEVIG_METHOD}"} or a bare array of bets (at most ${MAX_BETS}).`,
     },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SIDES_BY_MARKET } from '../../graphql/arguments';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
-import { LISTING_DEFAULT_DEVIG_METHOD } from '../../graphql/listings/build-listing';
+import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE } from '../../graphql/listings/build-listing';
 import { list } from '../envelope';
 import { date, ids, instant, oneOf, someOf } from '../params';
 import { defineRoutes, type Route } from '../route';
@@ -16,6 +16,11 @@ const common = {
   book_id: ids('Listed sportsbooks (references, consensus and arbitrage still use every book)'),
   period: oneOf('full_game (default; full is an alias) or first_half', ENUM_VOCABULARY.ListingPeriod, PERIOD_ALIASES),
   devig: oneOf(`De-vig method of the reference probability (default ${LISTING_DEFAULT_DEVIG_METHOD})`, ENUM_VOCABULARY.DevigMethod),
+  reference: oneOf(
+    `Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default ${LISTING_DEFAULT_REFERENCE}); ` +
+      'the consensus where the preferred book does not quote the market; ev.reference says which it was',
+    ENUM_VOCABULARY.ReferenceChoice,
+  ),
   as_of: instant(
     "Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md)",
   ),
@@ -32,7 +37,7 @@ function listing(marketType: (typeof ENUM_VOCABULARY.MarketType)[number], summar
     operationId: `${marketType[0]!.toUpperCase()}${marketType.slice(1)}Listing`,
     description:
       'One entry per available price of a real sportsbook (aggregates Consensus and Open are left out), pregame and live alike (is_live). ' +
-      'ev.true_probability comes from the sharp book at the same point, else the consensus of the books at that point, else the nearest ' +
+      'ev.true_probability comes from the sharp book (or, with reference, an exchange or the consensus) at the same point, else the consensus of the books at that point, else the nearest ' +
       'point moved with the key-number model; value is ev.ev_per_100. Ties sort by game_id, book_id, side.',
     params,
     operation: 'ListingMarket',

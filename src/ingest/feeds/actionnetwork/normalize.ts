@@ -1,10 +1,10 @@
-import type { NormalizedDocument } from '../../db/feed-rows';
-import { FeedDocumentError, formatPath } from './feed-document-error';
+import type { NormalizedDocument } from '../../../db/feed-rows';
+import { FeedDocumentError, formatPath } from '../feed-document-error';
 import { normalizeMarkets } from './normalize-markets';
-import { normalizeBoxscore, normalizeGame, normalizeLeague, normalizeTeam } from './normalize-game';
+import { normalizeBoxscore, normalizeGame, normalizeLeague, normalizeTeam, sourceOf } from './normalize-game';
 import { FEED, type FeedDocument, type FeedGame } from './schema';
 
-export { FeedDocumentError } from './feed-document-error';
+export { FeedDocumentError } from '../feed-document-error';
 
 /**
  * Validates one upstream scoreboard document and turns it into rows. Throws FeedDocumentError naming
@@ -14,6 +14,7 @@ export { FeedDocumentError } from './feed-document-error';
 export function normalizeDocument(raw: unknown, documentName: string): NormalizedDocument {
   const doc = parseFeedDocument(raw, documentName);
   const out: NormalizedDocument = {
+    source: sourceOf(doc.simulated === true),
     league: doc.league ? normalizeLeague(doc.league) : null,
     teams: [],
     games: [],

@@ -1,4 +1,4 @@
-import type { BoxscoreRow, GameRow, LeagueRow, TeamRow } from '../../db/feed-rows';
+import type { BoxscoreRow, GameRow, LeagueRow, TeamRow } from '../../../db/feed-rows';
 import type { FeedBoxscore, FeedGame, FeedLeague, FeedTeam } from './schema';
 import { mapStatus } from './status-map';
 
@@ -43,8 +43,17 @@ export function normalizeTeam(team: FeedTeam, leagueId: number): TeamRow {
   };
 }
 
-/** `simulatedDocument`: the whole document is labelled simulated (a game may also say so in meta). */
+/** The source name of a document: the simulator writes documents of this format too. */
+export function sourceOf(simulatedDocument: boolean): string {
+  return simulatedDocument ? 'simulator' : 'actionnetwork';
+}
+
+/**
+ * `simulatedDocument`: the whole document is labelled simulated (a game may also say so in meta).
+ * `meta.source_ids` names the game's id in this source (other sources add theirs when they match it).
+ */
 export function normalizeGame(game: FeedGame, simulatedDocument: boolean): GameRow {
+  const simulated = simulatedDocument || game.meta?.['simulated'] === true;
   return {
     id: game.id,
     leagueId: game.league_id,
@@ -69,8 +78,8 @@ export function normalizeGame(game: FeedGame, simulatedDocument: boolean): GameR
     numBets: game.num_bets ?? null,
     broadcast: game.broadcast ?? null,
     series: game.series ?? null,
-    meta: game.meta ?? null,
-    simulated: simulatedDocument || game.meta?.['simulated'] === true,
+    meta: { ...game.meta, source_ids: { [sourceOf(simulated)]: game.id } },
+    simulated,
   };
 }
 

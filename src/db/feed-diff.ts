@@ -1,0 +1,277 @@
+import { LIVE_STATUSES } from '../domain';
+import { changeLogParts, changeLogPruneDue } from './change-log';
+import type { PrismaClient } from './client';
+import {
+  BETTING_COLUMNS, BETTING_KEY, BOXSCORE_COLUMNS, CaptureStatement, GAME_COLUMNS, LEAGUE_COLUMNS, QUOTE_COLUMNS, QUOTE_INPUT, QUOTE_KEY, SPORTSBOOK_COLUMNS, TEAM_COLUMNS,
+} from './capture-statement';
+import type { GameRow, NormalizedDocument, QuoteRow, TeamRow } from './feed-rows';
+import { resolveIdentities } from './game-identity';
+import {
+  bettingKey, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteKey, sourceIdsOf, sweepDue, type QuoteState, type State,
+} from './feed-state';
+
+// One normalised document compared with memory: the statement that writes what it changes.
+
+/** One document diffed against `state`: its statement, and what it changes once committed. */
+export interface Capture {
+  state: State;
+  /** The statement runs the lost-game sweep. */
+  sweep: boolean;
+  /** The document's time (epoch ms). */
+  at: number;
+  text: string;
+  params: unknown[];
+  changedGames: Set<number>;
+  changedMarkets: Map<string, { gameId: number; marketType: string; bookId: number }>;
+  quotesChanged: number;
+  historyRows: number;
+}
+
+/** JSON with object keys sorted: jsonb does not keep key order, so raw text would differ spuriously. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** Field-by-field equality of the columns `next` has (dates by time, JSON by canonical text). */
+function sameFields(current: object, next: object): boolean {
+  const was = current as Record<string, unknown>;
+  const now = next as Record<string, unknown>;
+  return Object.keys(now).every((k) => {
+    const a = was[k] ?? null;
+    const b = now[k] ?? null;
+    if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+    if (typeof b === 'object' && b !== null) return canonical(a) === canonical(b);
+    return a === b;
+  });
+}
+
+export const iso = (t: number) => new Date(t).toISOString();
+
+/**
+ * Diffs `doc` against `state` (updating it), sends the one statement, and returns what changed; or
+ * null when the ingest counter showed another writer (nothing was written, `state` is void).
+ */
+export async function diffDocument(prisma: PrismaClient, state: State, doc: NormalizedDocument, seenAt: Date): Promise<Capture> {
+  await resolveIdentities(prisma, state, doc);
+  await loadGames(prisma, state, doc);
+  const at = seenAt.getTime();
+  const stamp = seenAt.toISOString();
+  // The counter this capture will commit: memory counts it from now on (a capture queued behind this
+  // one expects the next value); if the statement is refused, memory is dropped anyway.
+  const version = state.version + 1n;
+  state.version = version;
+  const sql = new CaptureStatement(stamp, version - 1n);
+  const changedGames = new Set<number>();
+  const changedMarkets = new Map<string, { gameId: number; marketType: string; bookId: number }>();
+  const markChanged = (q: QuoteRow) =>
+    changedMarkets.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
+  const gameIds = doc.games.map((g) => g.id);
+
+  // Leagues: the document's season; a league the reference data does not know still gets a row.
+  const leagueRows: object[] = [];
+  if (doc.league) {
+    const { id, currentSeason, currentSeasonType, isActive } = doc.league;
+    const league = state.leagues.get(id);
+    const update = {
+      ...(currentSeason ? { currentSeason } : {}),
+      ...(currentSeasonType ? { currentSeasonType } : {}),
+      ...(isActive != null ? { isActive } : {}),
+    };
+    if (league && !sameFields(league, update)) {
+      Object.assign(league, update);
+      sql.add('league', `UPDATE "League" SET "currentSeason" = ${sql.param(league.currentSeason)}, "currentSeasonType" = ${sql.param(league.currentSeasonType)},
+        "isActive" = ${sql.param(league.isActive)} WHERE "id" = ${sql.param(id)} AND (SELECT ok FROM v)`);
+    }
+  }
+  for (const leagueId of new Set(doc.games.map((g) => g.leagueId))) {
+    if (state.leagues.has(leagueId)) continue;
+    const league = { currentSeason: doc.league?.currentSeason ?? '', currentSeasonType: doc.league?.currentSeasonType ?? 'reg', isActive: true };
+    leagueRows.push({ id: leagueId, sport: 'basketball', name: `league ${leagueId}`, description: '', logo: '', ...league });
+    state.leagues.set(leagueId, league);
+  }
+  sql.write('League', LEAGUE_COLUMNS, leagueRows, { key: ['id'], keep: LEAGUE_COLUMNS.map(([n]) => n) });
+
+  // Books the reference data does not list (a source's unlisted keys): created once, never renamed.
+  const bookRows = (doc.books ?? []).filter((b) => !state.books.has(b.id));
+  for (const b of bookRows) state.books.add(b.id);
+  sql.write('Sportsbook', SPORTSBOOK_COLUMNS, bookRows, { key: ['id'], keep: SPORTSBOOK_COLUMNS.map(([n]) => n) });
+
+  // Teams: changed standings or names; games may name teams the document does not describe, which
+  // get a placeholder to be filled later.
+  const teamRows: Array<TeamRow & { updatedAt: string }> = [];
+  for (const team of doc.teams) {
+    const current = state.teams.get(team.id);
+    if (current && sameFields(current, team)) continue;
+    teamRows.push({ ...team, updatedAt: stamp });
+    state.teams.set(team.id, team);
+  }
+  const placeholders: Array<TeamRow & { updatedAt: string }> = [];
+  for (const game of doc.games) {
+    for (const teamId of [game.homeTeamId, game.awayTeamId]) {
+      if (state.teams.has(teamId)) continue;
+      const placeholder: TeamRow = {
+        id: teamId, leagueId: game.leagueId, fullName: `Team ${teamId}`, displayName: `Team ${teamId}`, shortName: `Team ${teamId}`, location: '', abbr: String(teamId),
+        logo: null, primaryColor: null, secondaryColor: null, conferenceType: null, divisionType: null, urlSlug: null, coreId: null,
+        win: null, loss: null, ties: null, overtimeLosses: null, draw: null,
+      };
+      placeholders.push({ ...placeholder, updatedAt: stamp });
+      state.teams.set(teamId, placeholder);
+    }
+  }
+  sql.write('Team', TEAM_COLUMNS, [...teamRows, ...placeholders], { key: ['id'] });
+
+  // Games: new or changed rows in one upsert; the time each other carried game was seen in one narrow update.
+  const gameRows: object[] = [];
+  const onlySeen: number[] = [];
+  /** Games another source describes: this document adds its id to them, and its prices. */
+  const described = new Set<number>();
+  for (const incoming of doc.games) {
+    const current = state.games.get(incoming.id);
+    const game = current ? mergedGame(current.row, incoming, doc, described) : incoming;
+    if (!current) {
+      gameRows.push({ ...game, updatedAt: stamp, seenAt: stamp });
+      state.games.set(game.id, { row: game, updatedAt: at, seenAt: at, quoteKeys: new Set() });
+      changedGames.add(game.id);
+    } else if ((current.updatedAt <= at || described.has(game.id)) && !sameFields(current.row, game)) {
+      // A described game's row is the stored one plus upstream ids, true whatever the capture's age.
+      const seen = Math.max(current.seenAt, at);
+      const updated = Math.max(current.updatedAt, at);
+      gameRows.push({ ...game, updatedAt: iso(updated), seenAt: iso(seen) });
+      Object.assign(current, { row: game, updatedAt: updated, seenAt: seen });
+      changedGames.add(game.id);
+    } else if (current.seenAt < at) {
+      onlySeen.push(game.id);
+      current.seenAt = at;
+    }
+  }
+  sql.write('Game', GAME_COLUMNS, gameRows, { key: ['id'] });
+  if (onlySeen.length) {
+    sql.add('seen', `UPDATE "Game" SET "seenAt" = ${sql.param(stamp)}::timestamp(3) WHERE "id" = ANY(${sql.param(onlySeen)}::int[]) AND (SELECT ok FROM v)`);
+  }
+
+  const boxRows: object[] = [];
+  for (const box of doc.boxscores) {
+    if (described.has(box.gameId)) continue;
+    const current = state.boxscores.get(box.gameId);
+    if (current && (current.updatedAt > at || sameFields(current.row, box))) continue;
+    boxRows.push({ ...box, updatedAt: stamp });
+    state.boxscores.set(box.gameId, { row: box, updatedAt: at });
+    changedGames.add(box.gameId);
+  }
+  sql.write('Boxscore', BOXSCORE_COLUMNS, boxRows, { key: ['gameId'] });
+
+  // Quotes: the document against memory. Each changed quote is sent once; the history rows are the
+  // ones whose point or price moved, stamped with the time it moved (this document's).
+  const quoteRows: object[] = [];
+  let historyRows = 0;
+  const incoming = new Set<string>();
+  for (const quote of doc.quotes) {
+    const key = quoteKey(quote);
+    incoming.add(key);
+    const current = state.quotes.get(key);
+    if (!current) {
+      const fresh: QuoteState = {
+        row: quote, isAvailable: true, seenAt: at, changedAt: at, openPoint: quote.point, openAmerican: quote.american, openedAt: at, source: doc.source,
+      };
+      state.quotes.set(key, fresh);
+      state.games.get(quote.gameId)!.quoteKeys.add(key);
+      quoteRows.push(quoteRecord(fresh, true));
+      historyRows++;
+      markChanged(quote);
+      continue;
+    }
+    if (current.seenAt > at || current.changedAt > at) continue; // the stored quote is newer
+    // The decimal too: a source quoting decimals can move by less than one American cent.
+    const priceMoved = current.row.american !== quote.american || current.row.decimal !== quote.decimal || (current.row.point ?? null) !== quote.point;
+    const otherChange =
+      !current.isAvailable || current.row.lineStatus !== quote.lineStatus || current.row.outcomeId !== quote.outcomeId || current.row.teamId !== quote.teamId;
+    if (!priceMoved && !otherChange) continue;
+    Object.assign(current, { row: quote, isAvailable: true, seenAt: at, changedAt: priceMoved ? at : current.changedAt, source: doc.source });
+    quoteRows.push(quoteRecord(current, priceMoved));
+    markChanged(quote);
+    if (priceMoved) historyRows++;
+  }
+  // Withdrawal is news about the quote: it moves seenAt, so that an older document cannot revive it.
+  // Only a document that carries prices withdraws, and only its own source's: a book one source
+  // quotes is not withdrawn because another source does not carry it.
+  for (const gameId of doc.carriesQuotes === false ? [] : gameIds) {
+    for (const key of state.games.get(gameId)!.quoteKeys) {
+      const q = state.quotes.get(key)!;
+      if (!q.isAvailable || incoming.has(key) || q.seenAt > at || (q.source ?? doc.source) !== doc.source) continue;
+      Object.assign(q, { isAvailable: false, seenAt: at });
+      quoteRows.push(quoteRecord(q, false));
+      markChanged(q.row);
+    }
+  }
+  if (quoteRows.length) {
+    sql.rows('q', QUOTE_INPUT, quoteRows);
+    sql.write('Quote', QUOTE_COLUMNS, { from: 'q' }, { key: QUOTE_KEY, keep: ['openPoint', 'openAmerican', 'openedAt'] });
+  }
+  if (historyRows) {
+    sql.add('h', `INSERT INTO "OddsHistory" ("gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "decimal", "seenAt", "source")
+      SELECT "gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "decimal", "changedAt", "source" FROM q WHERE "moved" AND (SELECT ok FROM v)`);
+  }
+
+  const bettingRows: object[] = [];
+  for (const row of doc.publicBetting) {
+    const key = bettingKey(row);
+    const current = state.betting.get(key);
+    // numBets is the game's bet count, repeated on every row: readers take it from the game, so a
+    // change of it alone (every capture of a busy game) rewrites no betting row.
+    // The key fields are equal by construction: only the two percentages can differ.
+    const same = current && current.row.ticketsPercent === row.ticketsPercent && current.row.moneyPercent === row.moneyPercent;
+    if (current && (current.updatedAt > at || same)) continue;
+    bettingRows.push({ ...row, updatedAt: stamp });
+    state.betting.set(key, { row, updatedAt: at });
+  }
+  if (bettingRows.length) {
+    sql.rows('b', BETTING_COLUMNS, bettingRows);
+    sql.write('PublicBetting', BETTING_COLUMNS, { from: 'b' }, { key: BETTING_KEY });
+  }
+
+  const sweep = sweepDue(state, at, new Set(gameIds));
+  if (sweep) {
+    const live = LIVE_STATUSES.map((s) => `'${s}'`).join(', ');
+    const cut = sql.param(iso(at - LOST_GAME_AFTER_MS));
+    sql.add('lost', `UPDATE "Game" SET "status" = '${LOST_GAME_STATUS}', "statusDisplay" = '${LOST_GAME_DISPLAY}', "updatedAt" = ${sql.param(stamp)}::timestamp(3)
+      WHERE "status" IN (${live}) AND "startTime" < ${cut}::timestamp(3) AND COALESCE("seenAt", "updatedAt") < ${cut}::timestamp(3)
+        AND "id" <> ALL(${sql.param(gameIds)}::int[]) AND (SELECT ok FROM v) RETURNING "id"`);
+  }
+
+  // The change log entry rides in the same statement, so no change commits without its sequence.
+  if (changedGames.size || changedMarkets.size || sweep) {
+    const entry = { seenAt: stamp, games: [...changedGames], markets: [...changedMarkets.values()], lostGames: sweep, prune: changeLogPruneDue(version) };
+    for (const [name, part] of changeLogParts((value) => sql.param(value), entry)) sql.add(name, part);
+  }
+  return {
+    state, sweep, at, text: sql.text(sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : ''), params: sql.params,
+    changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows,
+  };
+}
+
+function quoteRecord(q: QuoteState, moved: boolean): object {
+  return {
+    ...q.row, isAvailable: q.isAvailable, seenAt: iso(q.seenAt), changedAt: iso(q.changedAt), openPoint: q.openPoint, openAmerican: q.openAmerican,
+    openedAt: iso(q.openedAt), source: q.source, moved,
+  };
+}
+
+/**
+ * The row to store for a game `doc` carries and memory has: the document's, with the upstream ids of
+ * both (`meta.source_ids`); or, when `doc` comes from a string-id source and the game is also another
+ * source's, the stored row with only the ids added (that source describes the game: status, score,
+ * start time; this one adds its prices). Such games are added to `described`.
+ */
+function mergedGame(current: GameRow, incoming: GameRow, doc: NormalizedDocument, described: Set<number>): GameRow {
+  const was = sourceIdsOf(current);
+  const ids = { ...was, ...sourceIdsOf(incoming) };
+  if (doc.identities && Object.keys(was).some((source) => source !== doc.source)) {
+    described.add(current.id);
+    return { ...current, meta: { ...current.meta, source_ids: ids } };
+  }
+  return { ...incoming, meta: { ...incoming.meta, source_ids: ids } };
+}

@@ -1,0 +1,171 @@
+import type { PrismaClient } from './client';
+import { LIVE_STATUSES } from '../domain';
+import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from './feed-rows';
+
+// What this process keeps in memory of the feed tables (the state a capture is diffed against):
+// its shape, how it is loaded from the database, and how it is trimmed.
+
+/**
+ * A game still "in progress" that no feed document has carried for this long is marked
+ * LOST_GAME_STATUS: the feed moved on (its slate switched days) and could not say how the game
+ * ended. Three hours is longer than any gap between two polls of a game being played, and
+ * shorter than the time a finished day's games wait for the next day's slate.
+ */
+export const LOST_GAME_AFTER_MS = 3 * 3_600_000;
+/** Status of such a game (the status table of docs/feed.md documents it). */
+export const LOST_GAME_STATUS = 'unknown';
+export const LOST_GAME_DISPLAY = 'Result unknown';
+/** How often (in feed time) the lost-game sweep runs: one cheap indexed statement. */
+export const SWEEP_EVERY_MS = 5 * 60_000;
+/** Games no document has carried for this long leave the in-memory state (it is reloaded on demand). */
+export const FORGET_AFTER_MS = 2 * 86_400_000;
+
+/** A stored quote as the in-memory state keeps it (times in epoch milliseconds). */
+export interface QuoteState {
+  row: QuoteRow;
+  isAvailable: boolean;
+  seenAt: number;
+  changedAt: number;
+  openPoint: number | null;
+  openAmerican: number;
+  openedAt: number;
+  /** The source that last said this price (null on rows stored before sources were recorded). */
+  source: string | null;
+}
+
+export interface GameState {
+  row: GameRow;
+  updatedAt: number;
+  seenAt: number;
+  /** Keys of the game's quotes in `State.quotes`. */
+  quoteKeys: Set<string>;
+}
+
+/**
+ * What this process last wrote (or read) of the feed tables, trusted while the ingest counter is the
+ * one this process left: then no other process wrote in between, and a document is diffed against
+ * memory instead of being read back. Any failure drops it; it is rebuilt from the database.
+ */
+export interface State {
+  version: bigint;
+  leagues: Map<number, { currentSeason: string; currentSeasonType: string; isActive: boolean }>;
+  teams: Map<number, TeamRow>;
+  games: Map<number, GameState>;
+  boxscores: Map<number, { row: BoxscoreRow; updatedAt: number }>;
+  quotes: Map<string, QuoteState>;
+  betting: Map<string, { row: PublicBettingRow; updatedAt: number }>;
+  /** Ids of the sportsbooks stored: a document's unlisted books are created once. */
+  books: Set<number>;
+  /** Games of string-id sources already matched: `source|upstream id` to game id (src/db/game-identity.ts). */
+  links: Map<string, number>;
+  lastSweep: number;
+}
+
+export const linkKey = (source: string, sourceId: string) => `${source}|${sourceId}`;
+
+/** The upstream ids a game row names (`meta.source_ids`). */
+export function sourceIdsOf(row: { meta: unknown }): Record<string, unknown> {
+  const ids = (row.meta as { source_ids?: unknown } | null)?.source_ids;
+  return ids && typeof ids === 'object' && !Array.isArray(ids) ? (ids as Record<string, unknown>) : {};
+}
+
+/** Remembers the links a game row names. */
+export function rememberLinks(state: State, row: { id: number; meta: unknown }): void {
+  for (const [source, id] of Object.entries(sourceIdsOf(row))) if (typeof id === 'string') state.links.set(linkKey(source, id), row.id);
+}
+
+export const states = new WeakMap<PrismaClient, State>();
+
+export const quoteKey = (q: { gameId: number; bookId: number; marketType: string; period: string; side: string; isLive: boolean }) =>
+  `${q.gameId}|${q.bookId}|${q.marketType}|${q.period}|${q.side}|${q.isLive}`;
+export const bettingKey = (b: { gameId: number; bookId: number; marketType: string; period: string; side: string }) =>
+  `${b.gameId}|${b.bookId}|${b.marketType}|${b.period}|${b.side}`;
+
+export const ms = (d: Date | null | undefined) => (d ? d.getTime() : 0);
+
+export async function loadState(prisma: PrismaClient): Promise<State> {
+  // The counter first: a write after this read makes the next statement's check fail.
+  const counter = await prisma.ingestState.findUnique({ where: { id: 1 } });
+  const leagues = await prisma.league.findMany({ select: { id: true, currentSeason: true, currentSeasonType: true, isActive: true } });
+  const books = await prisma.sportsbook.findMany({ select: { id: true } });
+  return {
+    version: counter?.version ?? 0n,
+    leagues: new Map(leagues.map((l) => [l.id, l])),
+    teams: new Map(),
+    games: new Map(),
+    boxscores: new Map(),
+    quotes: new Map(),
+    betting: new Map(),
+    books: new Set(books.map((b) => b.id)),
+    links: new Map(),
+    lastSweep: 0,
+  };
+}
+
+/** Reads the stored rows of games (and their teams) this process has not seen yet. */
+export async function loadGames(prisma: PrismaClient, state: State, doc: NormalizedDocument): Promise<void> {
+  const teamIds = new Set<number>();
+  for (const t of doc.teams) teamIds.add(t.id);
+  for (const g of doc.games) teamIds.add(g.homeTeamId).add(g.awayTeamId);
+  const newTeams = [...teamIds].filter((id) => !state.teams.has(id));
+  const ids = doc.games.map((g) => g.id).filter((id) => !state.games.has(id));
+  if (!newTeams.length && !ids.length) return;
+  const [teams, games, boxscores, quotes, betting] = await Promise.all([
+    newTeams.length ? prisma.team.findMany({ where: { id: { in: newTeams } } }) : [],
+    ids.length ? prisma.game.findMany({ where: { id: { in: ids } } }) : [],
+    ids.length ? prisma.boxscore.findMany({ where: { gameId: { in: ids } } }) : [],
+    ids.length ? prisma.quote.findMany({ where: { gameId: { in: ids } } }) : [],
+    ids.length ? prisma.publicBetting.findMany({ where: { gameId: { in: ids } } }) : [],
+  ]);
+  for (const t of teams) {
+    const { updatedAt: _updatedAt, ...row } = t;
+    state.teams.set(t.id, row);
+  }
+  for (const g of games) {
+    const { updatedAt, seenAt, ...row } = g;
+    state.games.set(g.id, { row: row as GameRow, updatedAt: ms(updatedAt), seenAt: ms(seenAt ?? updatedAt), quoteKeys: new Set() });
+    rememberLinks(state, g);
+  }
+  for (const b of boxscores) {
+    const { updatedAt, ...row } = b;
+    state.boxscores.set(b.gameId, { row: row as BoxscoreRow, updatedAt: ms(updatedAt) });
+  }
+  for (const q of quotes) {
+    const { id: _id, isAvailable, seenAt, changedAt, openPoint, openAmerican, openedAt, source, ...row } = q;
+    const key = quoteKey(q);
+    state.quotes.set(key, { row: row as QuoteRow, isAvailable, seenAt: ms(seenAt), changedAt: ms(changedAt), openPoint, openAmerican, openedAt: ms(openedAt), source });
+    state.games.get(q.gameId)?.quoteKeys.add(key);
+  }
+  for (const b of betting) {
+    const { id: _id, updatedAt, ...row } = b;
+    state.betting.set(bettingKey(b), { row: row as PublicBettingRow, updatedAt: ms(updatedAt) });
+  }
+}
+
+/**
+ * Whether the lost-game sweep should run with this capture: once after (re)loading, since games this
+ * process never saw may be stuck; then when a game in memory has been in progress without being
+ * carried for LOST_GAME_AFTER_MS, checked at most every SWEEP_EVERY_MS of feed time.
+ */
+export function sweepDue(state: State, at: number, carried: ReadonlySet<number>): boolean {
+  if (state.lastSweep === 0) return true;
+  if (at - state.lastSweep < SWEEP_EVERY_MS) return false;
+  for (const [id, game] of state.games) {
+    if (!carried.has(id) && LIVE_STATUSES.includes(game.row.status) && game.seenAt < at - LOST_GAME_AFTER_MS) return true;
+  }
+  return false;
+}
+
+/** Games no document has carried for FORGET_AFTER_MS leave memory (they are read again if they return). */
+export function forgetOldGames(state: State, at: number): void {
+  const gone = new Set<number>();
+  for (const [id, game] of state.games) {
+    if (game.seenAt >= at - FORGET_AFTER_MS) continue;
+    for (const key of game.quoteKeys) state.quotes.delete(key);
+    state.boxscores.delete(id);
+    state.games.delete(id);
+    gone.add(id);
+  }
+  if (gone.size) for (const [key, id] of state.links) if (gone.has(id)) state.links.delete(key);
+  if (gone.size) for (const [key, b] of state.betting) if (gone.has(b.row.gameId)) state.betting.delete(key);
+}

@@ -1,0 +1,35 @@
+import type { StoredMarketType } from '../../../domain';
+
+/**
+ * The Odds API market keys this service models, as data: the base key gives the market, an optional
+ * suffix the period. Every other key (`h2h_lay`, `h2h_3_way`, `alternate_*`, `player_*`, ...) is
+ * ignored without failing. Betfair's lay prices (`h2h_lay`) are ignored on purpose: a lay price is
+ * the price at which one can bet *against* a side, it has no place among the back prices every
+ * listing compares, and the back price (`h2h`) of the same exchange is kept (docs/sources.md).
+ */
+export const MARKET_KEYS: Readonly<Record<string, StoredMarketType | 'team_total'>> = {
+  h2h: 'moneyline',
+  spreads: 'spread',
+  totals: 'total',
+  team_totals: 'team_total',
+};
+
+/** Period suffixes of market keys (`spreads_h1`, `h2h_q1`) and the service's period names. */
+export const PERIOD_SUFFIXES: Readonly<Record<string, string>> = {
+  '': 'full_game',
+  h1: 'first_half',
+  h2: 'second_half',
+  q1: 'first_quarter',
+  q2: 'second_quarter',
+  q3: 'third_quarter',
+  q4: 'fourth_quarter',
+};
+
+/** The market and period of a market key, or null for a key the service does not model. */
+export function marketOfKey(key: string): { market: StoredMarketType | 'team_total'; period: string } | null {
+  const match = /^([a-z0-9_]+?)(?:_(h[12]|q[1-4]))?$/.exec(key);
+  if (!match) return null;
+  const market = MARKET_KEYS[match[1]!];
+  const period = PERIOD_SUFFIXES[match[2] ?? ''];
+  return market && period ? { market, period } : null;
+}
