@@ -16,6 +16,8 @@ export interface SourceDocument {
   error?: string;
 }
 
+const READ_CHUNK_BYTES = 1 << 20;
+
 const FILE_PATTERN = /\.(json|jsonl|ndjson)(\.gz)?$/i;
 
 /** A capture line `{fetched_at, source, body}` or a bare document. */
@@ -138,7 +140,13 @@ export async function* readSources(target: string, stdin: Readable = process.std
   }
   for (const file of listFeedFiles(target)) {
     const gz = /\.gz$/i.test(file);
-    const open = () => (gz ? fs.createReadStream(file).pipe(zlib.createGunzip()) : fs.createReadStream(file));
+    // 1 MiB reads and inflate chunks: a recorded series is tens of MB, and zlib's default 16 KiB chunks
+    // cost a callback each (measured: 75-120 ms of CPU to inflate the 24 MB 2026-01-24 series, 20-40 ms
+    // with 1 MiB chunks).
+    const open = () => {
+      const read = fs.createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
+      return gz ? read.pipe(zlib.createGunzip({ chunkSize: READ_CHUNK_BYTES })) : read;
+    };
     if (/\.(jsonl|ndjson)(\.gz)?$/i.test(file)) yield* readLines(file, open());
     else yield parse(file, await readAll(open()).catch((error: unknown) => Promise.reject(damaged(file, 0, error))));
   }
