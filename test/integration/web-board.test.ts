@@ -44,7 +44,7 @@ run('live odds board in Chromium', () => {
   const bookCell = (market: string, book: number, side: string) => page.locator(`#game-7101 table.grid[data-market="${market}"] tr[data-book="${book}"] td[data-side="${side}"]`);
   const showMarket = (market: string) => page.selectOption('#filter-market', market);
   /** The page is wider than its window: something is cut off or needs a sideways scroll. */
-  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = () => page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as Promise<number>;
 
   beforeAll(async () => {
     t = await startTestApp();
