@@ -51,6 +51,11 @@ export function boardPage(today: string): string {
   });
 }
 
+/** The page has its own <h1>: the README's own top heading would say "Documentation" a second time. */
+function withoutFirstHeading(html: string): string {
+  return html.replace(/^\s*<h1[^>]*>[\s\S]*?<\/h1>\s*/, '');
+}
+
 /** /docs: the guides' table of contents (docs/README.md) under links to the three references. */
 export function docsHomePage(tableOfContents: string | undefined, guides: string[]): string {
   const list = guides.map((g) => `<li><a href="/docs/guides/${g}">${escapeHtml(g)}</a></li>`).join('');
@@ -61,7 +66,7 @@ export function docsHomePage(tableOfContents: string | undefined, guides: string
 <li><a href="/docs/graphql">GraphQL explorer</a>: run queries against /graphql with your API key</li>
 <li><a href="/docs/asyncapi">Live events</a>: the Socket.IO namespace /live-odds, from <a href="/api/v1/asyncapi.json">/api/v1/asyncapi.json</a></li>
 <li><a href="/">Live odds board</a>: today's games, best prices, value and line movement</li></ul>
-${tableOfContents ?? `<h2>Guides</h2><ul>${list}</ul>`}</main>`,
+${tableOfContents === undefined ? `<h2>Guides</h2><ul>${list}</ul>` : withoutFirstHeading(tableOfContents)}</main>`,
   });
 }
 
@@ -74,7 +79,9 @@ export function guidePage(title: string, html: string): string {
 export function apiReferencePage(): string {
   return page({
     title: 'REST API reference',
-    body: `<div id="api-reference" data-url="/api/v1/openapi.json"></div>`,
+    // Not id="api-reference": the standalone bundle mounts such an element by itself, with the default
+    // (hosted) settings, beside ours; that second copy showed Ask AI, Generate MCP and Deploy.
+    body: `<div id="rest-reference" data-openapi-url="/api/v1/openapi.json"></div>`,
     scripts: ['/assets/vendor/scalar-api-reference.js', '/assets/api-reference.js'],
   });
 }
