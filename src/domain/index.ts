@@ -18,3 +18,4 @@ export * from './clv';
 export * from './closing';
 export * from './residual-fit';
 export * from './webhook-retry';
+export * from './win-probability';
