@@ -7,7 +7,7 @@ export * from './ev';
 export * from './arbitrage';
 export * from './consensus';
 export * from './stale';
-export { PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from './rounding';
+export { ODDS_DECIMAL_DIGITS, PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from './rounding';
 export { normalCdf } from './normal';
 export * from './book-pricing';
 export * from './local-day';

@@ -4,7 +4,7 @@ import { gameStates, quotesOfMarkets, type GameState } from '../db/live-reposito
 import { findLiveGames } from '../db/movement-repository';
 import { quotesByGameIds, type QuoteRow } from '../db/odds-repository';
 import { marketInScope, scopeKey, tickConcerns, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
-import { isOneOf, LIVE_STATUSES, MARKET_TYPES } from '../domain';
+import { isOneOf, LIVE_STATUSES, MARKET_TYPES, ODDS_DECIMAL_DIGITS, roundTo } from '../domain';
 import { displayedQuotes } from './quotes';
 
 // Live deltas (docs/live-protocol.md): per process, one stream per distinct filter (scope). A stream
@@ -121,7 +121,7 @@ export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveS
         is_live: q.isLive,
         point: q.point,
         price: q.american,
-        decimal: q.decimal,
+        decimal: roundTo(q.decimal, ODDS_DECIMAL_DIGITS), // as the schema's decimal fields answer it (schema.ts)
         is_available: q.isAvailable,
         line_status: q.lineStatus,
       });
