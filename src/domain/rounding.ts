@@ -2,6 +2,11 @@
 
 /** Decimal places of probabilities and stake fractions as the API shows them. */
 export const PROBABILITY_DIGITS = 4;
+/**
+ * Decimal places of decimal odds as the API shows them: enough for every American price (-9900 is
+ * 1.0101), none of the float noise of the conversion (1 + 168/100 = 2.6799999999999997 shows 2.68).
+ */
+export const ODDS_DECIMAL_DIGITS = 4;
 /** Decimal places of percentages (edge_percentage, ev_per_100, profit_percentage) as the API shows them. */
 export const PERCENT_DIGITS = 2;
 

@@ -2,7 +2,7 @@ import type { PrismaClient } from '../db/client';
 import { gameStates, quotesOfMarkets, readConsistently, type GameState } from '../db/live-repository';
 import { quotesByGameIds, type QuoteRow } from '../db/odds-repository';
 import { marketInScope, type LiveScope, type LiveTick } from '../events/live-feed';
-import { isOneOf, LIVE_STATUSES, MARKET_TYPES } from '../domain';
+import { isOneOf, LIVE_STATUSES, MARKET_TYPES, ODDS_DECIMAL_DIGITS, roundTo } from '../domain';
 import { displayedQuotes } from './quotes';
 
 // The one delta engine (docs/live-protocol.md): what a change tick of the live feed changed inside a
@@ -118,7 +118,7 @@ export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveS
         is_live: q.isLive,
         point: q.point,
         price: q.american,
-        decimal: q.decimal,
+        decimal: roundTo(q.decimal, ODDS_DECIMAL_DIGITS), // as the schema's decimal fields answer it (schema.ts)
         is_available: q.isAvailable,
         line_status: q.lineStatus,
       });

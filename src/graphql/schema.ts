@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { defaultFieldResolver, getOperationAST, Kind, type DocumentNode, type GraphQLField, type GraphQLSchema, type SelectionNode } from 'graphql';
+import { defaultFieldResolver, getNamedType, getOperationAST, GraphQLFloat, isObjectType, Kind, type DocumentNode, type GraphQLField, type GraphQLSchema, type SelectionNode } from 'graphql';
+import { ODDS_DECIMAL_DIGITS, roundTo } from '../domain';
 import { AppError } from '../errors';
 import type { GraphQLContext } from './context';
 import { checkEnumVocabulary } from './enums';
@@ -83,6 +84,28 @@ function guard(field: GraphQLField<unknown, GraphQLContext>, check: (ctx: GraphQ
   }
 }
 
+/** The fields that carry decimal odds (Odds.decimal, BestOdds.decimal, Value.decimalOdds, ...). */
+const DECIMAL_ODDS_FIELDS = new Set(['decimal', 'decimalOdds']);
+
+/**
+ * Decimal odds are rounded where they are answered, every type alike (REST, GraphQL and the live
+ * transports all execute this schema): the math keeps full precision, the answer no float noise.
+ */
+function roundDecimalOdds(schema: GraphQLSchema): void {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!DECIMAL_ODDS_FIELDS.has(field.name) || getNamedType(field.type) !== GraphQLFloat) continue;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = (source, args, ctx, info) => {
+        const value: unknown = resolve(source, args, ctx, info);
+        const round = (v: unknown) => (typeof v === 'number' ? roundTo(v, ODDS_DECIMAL_DIGITS) : v);
+        return value instanceof Promise ? value.then(round) : round(value);
+      };
+    }
+  }
+}
+
 /**
  * The one executable schema, used by Apollo (/graphql), the REST adapter (in-process execute) and the
  * live transports. Mutation fields and Query fields marked @admin need the admin key (Mutation
@@ -91,6 +114,7 @@ function guard(field: GraphQLField<unknown, GraphQLContext>, check: (ctx: GraphQ
 export function buildSchema(): GraphQLSchema {
   const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
   checkEnumVocabulary(schema);
+  roundDecimalOdds(schema);
   for (const type of [schema.getQueryType(), schema.getSubscriptionType()]) {
     for (const field of Object.values(type?.getFields() ?? {})) {
       guard(field, hasDirective(field, 'admin') ? requireAdmin : requireViewer);

@@ -40,9 +40,20 @@ export function boardPage(today: string): string {
     body: `<header class="board-head"><h1>Live odds board <span class="date" id="board-date"></span></h1>
 <form id="key-form" class="key-form" autocomplete="off"><label for="api-key">API key</label><input id="api-key" name="api-key" type="password" placeholder="sk_..." spellcheck="false"><button type="submit">Connect</button></form>
 <p id="status" class="status" role="status">Enter an API key to load today's games. Running the demo (npm start)? It printed a ready demo key in its terminal, also kept in data/demo-key.</p></header>
-<section id="highlights" class="highlights" hidden><h2>Value and arbitrage</h2><ul id="highlight-list"></ul></section>
+<p id="notice" class="notice" role="note" hidden></p>
+<form id="filters" class="filters" hidden><label>Market <select id="filter-market"><option value="moneyline">Moneyline</option><option value="spread">Spread</option><option value="total">Total</option></select></label>
+<label>Games <select id="filter-phase"><option value="all">All</option><option value="live">Live</option><option value="pregame">Pregame</option></select></label>
+<label>Min EV <input id="filter-min-ev" type="number" inputmode="decimal" step="0.5" min="0" value="0" aria-describedby="min-ev-help"></label><span id="min-ev-help" class="sr-only">per 100 staked</span>
+<label>Sort <select id="filter-sort"><option value="live">Live first</option><option value="start">Start time</option><option value="ev">Best EV</option></select></label>
+<details id="book-filter"><summary>Books</summary><div class="book-list"></div></details></form>
+<section id="highlights" class="highlights" hidden aria-labelledby="highlights-title"><h2 id="highlights-title">Value and arbitrage</h2><ul id="highlight-list"></ul></section>
 <main id="games" class="games"></main>`,
   });
+}
+
+/** The page has its own <h1>: the README's own top heading would say "Documentation" a second time. */
+function withoutFirstHeading(html: string): string {
+  return html.replace(/^\s*<h1[^>]*>[\s\S]*?<\/h1>\s*/, '');
 }
 
 /** /docs: the guides' table of contents (docs/README.md) under links to the three references. */
@@ -55,7 +66,7 @@ export function docsHomePage(tableOfContents: string | undefined, guides: string
 <li><a href="/docs/graphql">GraphQL explorer</a>: run queries against /graphql with your API key</li>
 <li><a href="/docs/asyncapi">Live events</a>: the Socket.IO namespace /live-odds, from <a href="/api/v1/asyncapi.json">/api/v1/asyncapi.json</a></li>
 <li><a href="/">Live odds board</a>: today's games, best prices, value and line movement</li></ul>
-${tableOfContents ?? `<h2>Guides</h2><ul>${list}</ul>`}</main>`,
+${tableOfContents === undefined ? `<h2>Guides</h2><ul>${list}</ul>` : withoutFirstHeading(tableOfContents)}</main>`,
   });
 }
 
@@ -68,7 +79,9 @@ export function guidePage(title: string, html: string): string {
 export function apiReferencePage(): string {
   return page({
     title: 'REST API reference',
-    body: `<div id="api-reference" data-url="/api/v1/openapi.json"></div>`,
+    // Not id="api-reference": the standalone bundle mounts such an element by itself, with the default
+    // (hosted) settings, beside ours; that second copy showed Ask AI, Generate MCP and Deploy.
+    body: `<div id="rest-reference" data-openapi-url="/api/v1/openapi.json"></div>`,
     scripts: ['/assets/vendor/scalar-api-reference.js', '/assets/api-reference.js'],
   });
 }

@@ -113,6 +113,10 @@ run('docs site in Chromium', () => {
     const page = await open('/docs/api');
     await page.getByText(served.info.title, { exact: true }).first().waitFor();
     await page.getByText(`OpenAPI ${served.openapi}`).first().waitFor();
+    // An offline, self-hosted service: none of the hosted platform's buttons (they cannot work here).
+    await page.locator('.operation, section[id*="tag"], [id^="tag"]').first().waitFor();
+    const text = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+    expect(text).not.toMatch(/Ask AI|Generate MCP|Deploy|Open in Cursor|Register/);
     await page.close();
   });
 
@@ -137,6 +141,7 @@ run('docs site in Chromium', () => {
 
   test('when /docs and a guide open, then the table of contents and the guide show with working links', async () => {
     const page = await open('/docs');
+    await expect(page.locator('h1').count()).resolves.toBe(1);
     await page.locator('a[href="/docs/guides/live-protocol"]').first().click();
     await page.locator('h1', { hasText: 'Live protocol' }).waitFor();
     await page.close();
@@ -147,7 +152,12 @@ run('docs site in Chromium', () => {
     await page.locator('#asyncapi h1, #status', { hasNotText: /Loading/ }).first().waitFor();
     const asyncapi = await fetch(`${t.baseUrl}/api/v1/asyncapi.json`);
     const text = await page.locator('#asyncapi').textContent();
-    if (asyncapi.ok) expect(text).toMatch(/Operations/);
+    if (asyncapi.ok) {
+      expect(text).toMatch(/Operations/);
+      // Directions read from the client developer's side: they emit subscribe and receive odds_change.
+      await expect(page.locator('#op-subscribe .badge').textContent()).resolves.toMatch(/^you send/);
+      await expect(page.locator('#op-receiveOddsChange .badge').textContent()).resolves.toMatch(/^you receive/);
+    }
     else expect(text).toMatch(/Could not load the AsyncAPI document: .* answered 404/);
     await page.close();
   });

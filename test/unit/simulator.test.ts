@@ -501,18 +501,20 @@ describe('simulator: game life', () => {
 
   test('when the game is not in progress, then there are no live outcomes; once in progress, live outcomes appear next to pregame ones', () => {
     let liveSnapshots = 0;
+    let suspended = 0; // a moment after a scoring run every book may have its live markets suspended
     for (const g of life) {
       const all = outcomesOf(g).map((x) => x.o);
       const live = all.filter((o) => o.is_live === true);
       if (g.status === 'inprogress') {
-        expect(live.length).toBeGreaterThan(0);
         expect(all.some((o) => o.is_live === false)).toBe(true);
-        liveSnapshots++;
+        if (live.length > 0) liveSnapshots++;
+        else suspended++;
       } else {
         expect(live).toHaveLength(0);
       }
     }
     expect(liveSnapshots).toBeGreaterThan(30);
+    expect(suspended).toBeLessThanOrEqual(liveSnapshots / 10);
   });
 
   test('when the game is on, then pregame outcomes are frozen at the closing prices and live lines move with the score', () => {
@@ -541,8 +543,10 @@ describe('simulator: game life', () => {
     for (const g of secondHalf) {
       const firstHalfLive = outcomesOf(g).filter((x) => x.period === 'firsthalf' && x.o.is_live === true);
       expect(firstHalfLive).toHaveLength(0);
-      expect(outcomesOf(g).some((x) => x.period === 'event' && x.o.is_live === true)).toBe(true);
     }
+    // Full-game live markets stay (but for the brief suspensions after a scoring run).
+    const withLive = secondHalf.filter((g) => outcomesOf(g).some((x) => x.period === 'event' && x.o.is_live === true));
+    expect(withLive.length).toBeGreaterThanOrEqual(secondHalf.length * 0.9);
   });
 
   test('when lines are not posted yet, then markets are empty and num_bets is null; afterwards num_bets grows until tip and then freezes', () => {

@@ -7,7 +7,7 @@ import { boxscoreOf, stateAt, statusOf, type GameState } from './game';
 import { SIM_PERIODS, modelOf, type SimPeriod } from './models';
 import { clamp, clampInt, sum } from './numbers';
 import type { SimulatorOptions } from './options';
-import { liveView, pregameView, publicSplit, quoteMarket, type Quote, type QuoteContext } from './pricing';
+import { liveView, pregameView, publicSplit, quoteMarket, suspendedForRun, type Quote, type QuoteContext } from './pricing';
 import { Rng } from './random';
 import { teamProfile, type GamePlan } from './schedule';
 
@@ -122,7 +122,7 @@ function marketsOf(seed: number, plan: GamePlan, s: GameState, now: number): Rec
           const split = isOneOf(MARKET_TYPES, type) ? publicSplit(seed, plan, type, period, now) : null;
           const quotes = quoteMarket(ctx, type, pregameView(seed, plan, t, period));
           quotes?.forEach((q, i) => outcomes.push(fullOutcome(ctx, type, q, i, split)));
-          if (inPlay && book.offersLive) {
+          if (inPlay && book.offersLive && !suspendedForRun(plan, now, book.runHoldMs)) {
             const view = liveView(plan, s, period);
             const liveCtx: QuoteContext = { seed, plan, book, period, live: true, t: now };
             const liveQuotes = view ? quoteMarket(liveCtx, type, view) : undefined;

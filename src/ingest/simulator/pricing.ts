@@ -1,4 +1,4 @@
-import { americanToImpliedProbability, coverProbability, normalCdf, roundToHalfPoint, twoWayBookPrices, type MarketType, type StoredMarketType } from '../../domain';
+import { americanToImpliedProbability, coverProbability, liveMarginDistribution, normalCdf, roundToHalfPoint, twoWayBookPrices, type MarketType, type StoredMarketType } from '../../domain';
 import type { SimBook } from './books';
 import { HOUR, MINUTE } from './calendar';
 import type { GameState } from './game';
@@ -14,6 +14,17 @@ import type { GamePlan } from './schedule';
 
 export type SimSide = 'home' | 'away' | 'over' | 'under';
 
+/**
+ * A live moneyline whose favourite is fairer than this is taken off the board (books pull lopsided
+ * moneylines rather than quote -9900 against +2400); the spread and total stay up.
+ */
+export const LIVE_MONEYLINE_MAX_PROBABILITY = 0.97;
+
+/** A book's disagreement with the fair line is a normal draw cut at this many of its SDs (bounded, as books are). */
+const BOOK_SHIFT_CUT = 2.5;
+
+/** A run of this many unanswered points makes the books suspend their live markets for a moment. */
+export const RUN_SUSPEND_POINTS = 7;
 
 /** What a book prices for one period at one instant. */
 export interface MarketView {
@@ -121,15 +132,39 @@ export function liveView(plan: GamePlan, s: GameState, period: SimPeriod): Marke
   // Remaining points: the pregame rate, nudged by the pace seen so far once a fair share is played.
   const paceTotal = played > 0.15 ? scoredTotal / played : preTotal;
   const remainingTotal = r * (0.75 * preTotal + 0.25 * paceTotal);
+  // The margin: Stern's Brownian motion (src/domain/win-probability.ts), from the closing line.
+  const margin = liveMarginDistribution({ lead: scoredMargin, timeLeft: r, pregameMargin: preMargin, sd: preMarginSd });
   return {
-    margin: scoredMargin + r * preMargin,
-    marginSd: Math.max(preMarginSd * Math.sqrt(r), 0.6),
+    margin: margin.mean,
+    marginSd: Math.max(margin.sd, 0.6),
     total: scoredTotal + remainingTotal,
     totalSd: Math.max(preTotalSd * Math.sqrt(r), 0.8),
     scoredMargin,
     scoredTotal,
     tiePushes: period === 'firsthalf',
   };
+}
+
+/**
+ * Whether the books have their live markets suspended at `now`: for `holdMs` after a basket that ends
+ * a run of RUN_SUSPEND_POINTS or more unanswered points in the period being played (books pause while
+ * they reprice a run; the sharp book comes back first).
+ */
+export function suspendedForRun(plan: GamePlan, now: number, holdMs: number): boolean {
+  const seg = plan.segments.find((x) => now >= x.start && now < x.end);
+  if (!seg || seg.kind !== 'period') return false;
+  const frac = (now - seg.start) / (seg.end - seg.start);
+  let run = 0;
+  let runHome: boolean | undefined;
+  let lastT = -1;
+  for (const e of plan.events[seg.period - 1] ?? []) {
+    if (e.t > frac) break;
+    run = e.home === runHome ? run + e.points : e.points;
+    runHome = e.home;
+    lastT = e.t;
+  }
+  if (run < RUN_SUSPEND_POINTS) return false;
+  return (frac - lastT) * (seg.end - seg.start) < holdMs;
 }
 
 export interface QuoteContext {
@@ -148,10 +183,11 @@ export function bookView(ctx: QuoteContext, v: MarketView): MarketView {
   const bucket = ctx.live ? Math.floor(ctx.t / (2 * MINUTE)) : Math.floor(ctx.t / (3 * HOUR));
   const r = new Rng(ctx.seed, 'shift', ctx.plan.game.id, ctx.book.id, ctx.period, ctx.live ? 'live' : 'pre', bucket);
   const scale = ctx.period === 'firsthalf' ? 0.6 : 1;
+  const cut = (x: number) => clamp(x, -BOOK_SHIFT_CUT, BOOK_SHIFT_CUT);
   return {
     ...v,
-    margin: v.margin + r.normal(0, ctx.book.lineNoise * scale),
-    total: v.total + r.normal(0, ctx.book.lineNoise * 1.6 * scale),
+    margin: v.margin + cut(r.normal(0, 1)) * ctx.book.lineNoise * scale,
+    total: v.total + cut(r.normal(0, 1)) * ctx.book.lineNoise * 1.6 * scale,
   };
 }
 
@@ -170,7 +206,7 @@ export function quoteMarket(ctx: QuoteContext, type: StoredMarketType, fair: Mar
   const { plan } = ctx;
   if (type === 'moneyline') {
     const p = twoWayProbability('moneyline', v, 0);
-    if (ctx.live && (p > 0.99 || p < 0.01)) return undefined; // books suspend decided games
+    if (ctx.live && (p > LIVE_MONEYLINE_MAX_PROBABILITY || p < 1 - LIVE_MONEYLINE_MAX_PROBABILITY)) return undefined; // off the board when lopsided
     const [home, away] = twoWayBookPrices(p, margin);
     return [
       { side: 'away', teamId: plan.away.id, odds: away, value: 0, q: americanToImpliedProbability(away) },

@@ -3,9 +3,9 @@
 // agent, MCP and the hosted developer tools.
 (function () {
   'use strict';
-  var host = document.getElementById('api-reference');
+  var host = document.getElementById('rest-reference');
   window.Scalar.createApiReference(host, {
-    url: host.dataset.url,
+    url: host.dataset.openapiUrl,
     withDefaultFonts: false,
     telemetry: false,
     agent: { disabled: true },

@@ -107,11 +107,14 @@
     }
     var operations = doc.operations || {};
     main.appendChild(el('h2', { text: 'Operations' }));
+    main.appendChild(el('p', { class: 'muted', text: 'Directions as seen from your client: "you send" is a Socket.IO emit of yours, "you receive" an event the server pushes to you.' }));
     Object.keys(operations).forEach(function (id) {
       var op = resolve(operations[id]);
       var channel = resolve(op.channel) || {};
       var messages = (op.messages && op.messages.length ? op.messages : Object.values(channel.messages || {})).map(function (m, i) { return messageView(m, resolve, id + '#' + i); });
-      var action = op.action === 'send' ? 'server sends' : op.action === 'receive' ? 'server receives' : op.action;
+      // The document describes the client's side (AsyncAPI 3: the actions of the application
+      // described), which is the reader's: send is what your client emits, receive what it is sent.
+      var action = op.action === 'send' ? 'you send (client → server)' : op.action === 'receive' ? 'you receive (server → client)' : op.action;
       main.appendChild(el('section', { class: 'operation', id: 'op-' + id }, [
         el('h3', {}, [el('span', { class: 'badge ' + op.action, text: action }), ' ', el('code', { text: id }), channel.address ? ' on ' : '', channel.address ? el('code', { text: channel.address }) : null]),
         op.summary ? el('p', { text: op.summary }) : null,
