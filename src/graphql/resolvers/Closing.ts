@@ -22,7 +22,7 @@ import { dayOrToday, invalidParameter, list } from '../arguments';
 import { checkBet, checkBetCount, checkPrice } from '../bets';
 import { closingMarket, leagueOf, loadClosing, priceOf, type ClosingSet } from '../closing';
 import type { GraphQLContext } from '../context';
-import type { MarketView } from '../listings/build-listing';
+import type { MarketView } from '../../domain';
 import type { Outcome as OutcomeModel } from '../mappers';
 
 // Query.closingLines, Query.betClv, Query.gradeBets and Outcome.result (schema/closing.graphql,

@@ -1,30 +1,30 @@
-import { DEFAULT_DEVIG_METHOD, DEFAULT_REFERENCE, LIVE_STATUSES, SIDES_BY_MARKET, type ListingSort, type MarketType } from '../../domain';
+import { DEFAULT_DEVIG_METHOD, DEFAULT_REFERENCE, LIVE_STATUSES, MARKET_TYPE_TABLE, SIDES_BY_MARKET, type MarketTypeDefinition } from '../../domain';
 import { findListingRows } from '../../db/listing-repository';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { checkSomeOf, dayOrToday, invalidParameter, list } from '../arguments';
-import { buildListing, type ListingBook } from '../listings/build-listing';
+import { buildListing, type ListingBook } from '../../domain';
 import { checkAsOf } from '../point-in-time';
 import { chooseShown } from '../quotes';
-import { presentEntry, type TeamBriefModel } from '../listings/present-listing';
+import { presentEntry, type TeamBriefModel } from '../present-listing';
 
 // Query.marketListing (schema/listing.graphql): the cross-game listings of spec 4.5-4.7. The closed
 // sets are schema enums; the rules that tie arguments together are checked here, so GraphQL and
 // every REST route reject the same bad values with the same message, which names the parameter.
 
-/** Spec 4.5-4.7: moneylines sort by price by default, spreads and totals by value. */
-const DEFAULT_SORT: Readonly<Record<MarketType, ListingSort>> = { moneyline: 'odds', spread: 'value', total: 'value' };
+/** The listing row of a market type (domain/market-types.ts): default order (spec 4.5-4.7) and filter. */
+const listingOf = (marketType: keyof typeof MARKET_TYPE_TABLE) => (MARKET_TYPE_TABLE[marketType] as MarketTypeDefinition).listing!;
 
 export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
   marketListing: async (_root, args, ctx) => {
     const marketType = args.marketType;
-    const sort = args.sort ?? DEFAULT_SORT[marketType];
+    const sort = args.sort ?? listingOf(marketType).defaultSort;
     const devigMethod = args.devig ?? DEFAULT_DEVIG_METHOD;
     const period = args.period ?? 'full_game';
     // Sides of the other market (over on a spread) are refused, naming those that exist.
     checkSomeOf('side', args.side, SIDES_BY_MARKET[marketType]);
     const sides = list(args.side);
     const teamIds = list(args.teamId);
-    if (marketType === 'total' && teamIds) throw invalidParameter('team_id', 'not allowed on the total listing (it has no team filter)');
+    if (listingOf(marketType).filter !== 'team' && teamIds) throw invalidParameter('team_id', `not allowed on the ${marketType} listing (it has no team filter)`);
     const gameIds = list(args.gameId);
     const asOf = args.asOf ?? null;
     if (asOf) checkAsOf(ctx, asOf, 'point-in-time listings (as_of)');

@@ -1,4 +1,4 @@
-import { averageOddsDecimal, CORE_BET_TYPES, decimalToAmerican, formatAmerican, isOneOf, medianLine } from '../../domain';
+import { averageOddsDecimal, CORE_BET_TYPES, decimalToAmerican, formatAmerican, isOneOf, MARKET_TYPE_TABLE, MARKET_TYPES, medianLine, type StoredMarketType } from '../../domain';
 import type { QuoteRow } from '../../db/odds-repository';
 import type { CoreBetTypesResolvers, MarketResolvers, MarketsResolvers, OutcomeResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
@@ -27,18 +27,17 @@ export function outcomeTeam(q: OutcomeModel, ctx: GraphQLContext): Team | null |
   return q.teamRow !== undefined ? q.teamRow : ctx.loaders.teamById.load(q.teamId);
 }
 
-export const Markets: MarketsResolvers = {
-  moneyline: (m, _a, ctx) => market(m, 'moneyline', ctx),
-  spread: (m, _a, ctx) => market(m, 'spread', ctx),
-  total: (m, _a, ctx) => market(m, 'total', ctx),
-  // Null, not two empty markets, when no book quotes a team total: the spec's "or null".
-  coreBetTypes: (m) => (m.quotes.some((q) => isOneOf(CORE_BET_TYPES, q.marketType)) ? m : null),
-};
+/** One resolver per market type, under the field the market-type table names. */
+const fieldsOf = (types: readonly StoredMarketType[]) =>
+  Object.fromEntries(types.map((t) => [MARKET_TYPE_TABLE[t].field, (m: Parameters<typeof market>[0], _a: unknown, ctx: GraphQLContext) => market(m, t, ctx)]));
 
-export const CoreBetTypes: CoreBetTypesResolvers = {
-  homeTeamTotal: (m, _a, ctx) => market(m, 'home_team_total', ctx),
-  awayTeamTotal: (m, _a, ctx) => market(m, 'away_team_total', ctx),
-};
+export const Markets = {
+  ...fieldsOf(MARKET_TYPES),
+  // Null, not two empty markets, when no book quotes a team total: the spec's "or null".
+  coreBetTypes: (m: Parameters<typeof market>[0]) => (m.quotes.some((q) => isOneOf(CORE_BET_TYPES, q.marketType)) ? m : null),
+} as MarketsResolvers;
+
+export const CoreBetTypes = fieldsOf(CORE_BET_TYPES) as CoreBetTypesResolvers;
 
 /** Available prices of real books, grouped by side in a stable order. */
 async function pricedSides(quotes: readonly QuoteRow[], ctx: GraphQLContext): Promise<Map<string, QuoteRow[]>> {

@@ -15,7 +15,7 @@ const asOf = instant('Extension (Pro, Elite): an ISO 8601 instant, not in the fu
 
 /** @include flags of an operation that selects some of the three markets (all when none named). */
 export function marketFlags(types: readonly string[] | undefined): Record<(typeof MARKET_TYPES)[number], boolean> {
-  return { moneyline: !types || types.includes('moneyline'), spread: !types || types.includes('spread'), total: !types || types.includes('total') };
+  return Object.fromEntries(MARKET_TYPES.map((t) => [t, !types || types.includes(t)])) as Record<(typeof MARKET_TYPES)[number], boolean>;
 }
 
 /** Words of the per-game markets' market_type: the three markets, and the core team-score markets as one word. */

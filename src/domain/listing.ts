@@ -16,33 +16,16 @@
  *   one, moved to L with the key-number model, centred on the median line of the market.
  */
 
-import {
-  adjustProbabilityForPoint,
-  consensusProbability,
-  DEFAULT_REFERENCE,
-  devig,
-  findArbitrage,
-  isBookFrozen,
-  medianLine,
-  SIDES_BY_MARKET,
-  staleReason,
-  valueMetrics,
-  type DevigMethod,
-  type League,
-  type ListingSort,
-  type MarketType,
-  type ReferenceChoice,
-  type StaleReason,
-  type ValueMetrics,
-} from '../../domain';
-
-/** De-vig method names and the default, for the REST parameter enum (rest/ may not import domain/). */
-export { DEVIG_METHODS as LISTING_DEVIG_METHODS, DEFAULT_DEVIG_METHOD as LISTING_DEFAULT_DEVIG_METHOD } from '../../domain';
-/** Reference choices and the default, for the REST parameter (rest/ may not import domain/). */
-export { REFERENCE_CHOICES as LISTING_REFERENCE_CHOICES, DEFAULT_REFERENCE as LISTING_DEFAULT_REFERENCE } from '../../domain';
+import { findArbitrage } from './arbitrage';
+import { consensusProbability, medianLine } from './consensus';
+import { devig, type DevigMethod } from './devig';
+import { valueMetrics, type ValueMetrics } from './ev';
+import { adjustProbabilityForPoint, type League } from './key-numbers';
+import { SIDES_BY_MARKET, type MarketType } from './market-types';
+import { isBookFrozen, staleReason } from './stale';
+import { DEFAULT_REFERENCE, type ListingSort, type ReferenceChoice, type StaleReason } from './vocabulary';
 
 export type ListingMarketType = MarketType;
-export type { ListingSort };
 
 /** A game as the listing needs it. */
 export interface ListingGame {
