@@ -8,17 +8,21 @@
 export const PERIODS = ['full_game', 'first_half', 'second_half', 'first_quarter', 'second_quarter', 'third_quarter', 'fourth_quarter'] as const;
 export type Period = (typeof PERIODS)[number];
 
-/** Every side of every market. */
+/** Sides of the game's markets (the schema's Side enum). */
 export const SIDES = ['home', 'away', 'over', 'under'] as const;
-export type Side = (typeof SIDES)[number];
+/** Every side of every market: a prop without a line (double-double) is yes or no. */
+export const ALL_SIDES = [...SIDES, 'yes', 'no'] as const;
+export type Side = (typeof ALL_SIDES)[number];
 
 /**
  * Where a market type is served:
  * - `game`: one of the three markets of a game (spec 2.3), each a field of `markets`, listed across
  *   games (/markets/<type>), pushed live and graded;
- * - `core_bet_type`: the feed's core team-score markets, served together under `core_bet_types`.
+ * - `core_bet_type`: the feed's core team-score markets, served together under `core_bet_types`;
+ * - `player_prop`: one player's statistic (points, rebounds, ...), served together as `player_props`
+ *   only when asked for (a game carries 10-30x more prop prices than game prices).
  */
-export type MarketGroup = 'game' | 'core_bet_type';
+export type MarketGroup = 'game' | 'core_bet_type' | 'player_prop';
 
 /**
  * How a book's two prices at one line become fair probabilities: `pair` de-vigs the two sides of a
@@ -48,7 +52,14 @@ export interface MarketTypeDefinition {
    * belongs to no team).
    */
   readonly listing?: { readonly title: string; readonly defaultSort: 'odds' | 'value'; readonly filter: 'team' | 'side' };
+  /** Player props: the `prop_type` word the API shows (points, rebounds, ...). */
+  readonly propType?: string;
 }
+
+const overUnder = (propType: string, description: string) =>
+  ({ group: 'player_prop', sides: ['over', 'under'], periods: ['full_game'], line: 'total', devig: 'pair', field: 'playerProps', description, propType }) as const;
+const yesNo = (propType: string, description: string) =>
+  ({ group: 'player_prop', sides: ['yes', 'no'], periods: ['full_game'], line: 'none', devig: 'pair', field: 'playerProps', description, propType }) as const;
 
 /** The table. Order matters: it is the order of enums, REST words, listings and the simulator's market ids. */
 export const MARKET_TYPE_TABLE = {
@@ -100,6 +111,21 @@ export const MARKET_TYPE_TABLE = {
     field: 'awayTeamTotal',
     description: "The away team's points over or under a line.",
   },
+  // Player props: stored under The Odds API's market keys; a book's alternate lines of a prop are the
+  // same market type, kept apart from its main line by their point (docs/player-props.md).
+  player_points: overUnder('points', "A player's points over or under a line."),
+  player_rebounds: overUnder('rebounds', "A player's rebounds over or under a line."),
+  player_assists: overUnder('assists', "A player's assists over or under a line."),
+  player_threes: overUnder('threes', "A player's made three-pointers over or under a line."),
+  player_points_rebounds_assists: overUnder('points_rebounds_assists', "A player's points + rebounds + assists over or under a line."),
+  player_points_rebounds: overUnder('points_rebounds', "A player's points + rebounds over or under a line."),
+  player_points_assists: overUnder('points_assists', "A player's points + assists over or under a line."),
+  player_rebounds_assists: overUnder('rebounds_assists', "A player's rebounds + assists over or under a line."),
+  player_blocks: overUnder('blocks', "A player's blocks over or under a line."),
+  player_steals: overUnder('steals', "A player's steals over or under a line."),
+  player_turnovers: overUnder('turnovers', "A player's turnovers over or under a line."),
+  player_double_double: yesNo('double_double', 'Whether a player records a double-double.'),
+  player_triple_double: yesNo('triple_double', 'Whether a player records a triple-double.'),
 } as const satisfies Record<string, MarketTypeDefinition>;
 
 /** Every market type ingest stores, in table order. */
@@ -133,14 +159,31 @@ export type MarketType = OfGroup<'game'>;
 export const CORE_BET_TYPES = typesOf('core_bet_type') as unknown as readonly ['home_team_total', 'away_team_total'];
 export type CoreBetType = OfGroup<'core_bet_type'>;
 
-/** Every market type ingest stores: the three markets and the core team-score markets. */
-export const STORED_MARKET_TYPES = Object.keys(MARKET_TYPE_TABLE) as unknown as readonly [...typeof MARKET_TYPES, ...typeof CORE_BET_TYPES];
+/** The player props, in table order. */
+export const PROP_MARKET_TYPES = typesOf('player_prop');
+export type PropMarketType = OfGroup<'player_prop'>;
+
+/** True for a player prop's market type. */
+export function isPropMarket(type: string): boolean {
+  return (MARKET_TYPE_TABLE as Record<string, MarketTypeDefinition>)[type]?.group === 'player_prop';
+}
+
+/** The `prop_type` words of the player props (points, rebounds, ...), in table order. */
+export const PROP_TYPES = PROP_MARKET_TYPES.map((t) => (MARKET_TYPE_TABLE[t] as MarketTypeDefinition).propType!);
+
+/** The market type of a `prop_type` word, or undefined. */
+export function propMarketOf(propType: string): PropMarketType | undefined {
+  return PROP_MARKET_TYPES.find((t) => (MARKET_TYPE_TABLE[t] as MarketTypeDefinition).propType === propType);
+}
+
+/** Every market type ingest stores: the three markets, the core team-score markets and the player props. */
+export const STORED_MARKET_TYPES = Object.keys(MARKET_TYPE_TABLE) as unknown as readonly [...typeof MARKET_TYPES, ...typeof CORE_BET_TYPES, ...PropMarketType[]];
 
 /** Sides of each market type, in the order listings and de-vigging pair them. */
 export const SIDES_BY_MARKET: Readonly<Record<StoredMarketType, readonly [Side, Side]>> = Object.fromEntries(
   STORED_MARKET_TYPES.map((t) => [t, MARKET_TYPE_TABLE[t].sides]),
 ) as Record<StoredMarketType, readonly [Side, Side]>;
 
-/** Market types of the live filters; player_props is accepted and matches no stored quote. */
+/** Market types of the live filters; player_props selects every player prop. */
 export const LIVE_MARKET_TYPES = [...MARKET_TYPES, 'player_props'] as const;
 export type LiveMarketType = (typeof LIVE_MARKET_TYPES)[number];

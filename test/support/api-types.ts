@@ -890,7 +890,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -985,7 +985,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1080,7 +1080,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1181,7 +1181,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1276,7 +1276,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1610,7 +1610,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1705,7 +1705,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1800,7 +1800,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1901,7 +1901,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1996,7 +1996,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2144,8 +2144,8 @@ export interface operations {
                 date?: string;
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the markets as the service knew them then (docs/point-in-time.md) */
                 as_of?: string;
-                /** @description Markets to include (default all): moneyline, spread, total, and core_bet_types for the team totals (home_team_total, away_team_total; null when no book quotes one) (comma-separated and/or repeated) */
-                market_type?: ("moneyline" | "spread" | "total" | "core_bet_types")[];
+                /** @description Markets to include (default all but player_props): moneyline, spread, total, core_bet_types for the team totals (home_team_total, away_team_total; null when no book quotes one), and player_props (only when named: every player prop, outcomes with player, prop_type, point, side; null when no book quotes one) (comma-separated and/or repeated) */
+                market_type?: ("moneyline" | "spread" | "total" | "core_bet_types" | "player_props")[];
                 /** @description Sportsbook ids (comma-separated and/or repeated) */
                 book_id?: number[];
                 /** @description full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter */
@@ -2244,7 +2244,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2314,7 +2314,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2384,7 +2384,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2405,6 +2405,78 @@ export interface operations {
                                         price_changed_at: string;
                                     }[];
                                 };
+                                /**
+                                 * @description Extension (issue 22): every player prop of the game and period as one Market (market_type
+                                 *     player_props); each outcome names its player, prop_type, point and side (over/under; yes/no on a
+                                 *     prop without a line). Null when no book quotes a prop. Only selected when asked for: a game carries
+                                 *     10-30x more prop prices than game prices.
+                                 */
+                                player_props?: {
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                    market_type: string;
+                                    /** @description Number of outcomes (one per book and side). */
+                                    count: number;
+                                    /** @description Outcomes by book then side. */
+                                    outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                        outcome_id: number | null;
+                                        /** @description The sportsbook. */
+                                        book_id: number;
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Player props: points, rebounds, assists, threes, points_rebounds_assists, ... (null on game markets). */
+                                        prop_type: string | null;
+                                        /** @description Player props: the player; null on game markets. */
+                                        player: {
+                                            /** @description Stable player id (GET /players). */
+                                            id: number;
+                                            /** @description The player's name as first seen. */
+                                            name: string;
+                                            /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                            team_id: number | null;
+                                        } | null;
+                                        /** @description home, away, over, under (over and under on team totals). */
+                                        side: string;
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                        point: number | null;
+                                        /** @description Player props: true for a book's alternate line (kept beside its main line); null on game markets. */
+                                        is_alternate: boolean | null;
+                                        /** @description The price. */
+                                        odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
+                                            decimal: number;
+                                            /** @description Signed American price as a string: -110, +150. */
+                                            american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
+                                            fractional: string | null;
+                                            /** @description The American price as the book quoted it, a number. */
+                                            original: number | null;
+                                        };
+                                        /** @description Whether this is the book's live (in-game) price. */
+                                        is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
+                                        is_available: boolean;
+                                        /** @description The feed's line status word. */
+                                        line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
+                                        period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
+                                    }[];
+                                } | null;
                                 /**
                                  * @description Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
                                  *     (its only core team-score market). Null when no book quotes a team total for this game and period
@@ -2460,7 +2532,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2530,7 +2602,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -4533,7 +4605,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -4628,7 +4700,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -4723,7 +4795,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -4824,7 +4896,7 @@ export interface operations {
                                                 /** @description Stored period, e.g. full_game. */
                                                 period: string;
                                                 /**
-                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                                  * @enum {string|null}
                                                  */
                                                 result: "won" | "lost" | "push" | "void" | null;
@@ -4919,7 +4991,7 @@ export interface operations {
                                                 /** @description Stored period, e.g. full_game. */
                                                 period: string;
                                                 /**
-                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                                  * @enum {string|null}
                                                  */
                                                 result: "won" | "lost" | "push" | "void" | null;

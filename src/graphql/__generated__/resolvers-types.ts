@@ -910,6 +910,13 @@ export type Markets = {
   coreBetTypes: Maybe<CoreBetTypes>;
   /** Moneyline market. */
   moneyline: Market;
+  /**
+   * Extension (issue 22): every player prop of the game and period as one Market (market_type
+   * player_props); each outcome names its player, prop_type, point and side (over/under; yes/no on a
+   * prop without a line). Null when no book quotes a prop. Only selected when asked for: a game carries
+   * 10-30x more prop prices than game prices.
+   */
+  playerProps: Maybe<Market>;
   /** Spread market. */
   spread: Market;
   /** Total (over/under) market. */
@@ -1069,6 +1076,8 @@ export type Outcome = {
   gameId: Scalars['Int']['output'];
   /** When the score the result was computed from was last changed by the feed; null without a result. */
   gradedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Player props: true for a book's alternate line (kept beside its main line); null on game markets. */
+  isAlternate: Maybe<Scalars['Boolean']['output']>;
   /** Whether the book currently offers the price. */
   isAvailable: Scalars['Boolean']['output'];
   /** Whether this is the book's live (in-game) price. */
@@ -1087,10 +1096,14 @@ export type Outcome = {
   outcomeId: Maybe<Scalars['Long']['output']>;
   /** Stored period, e.g. full_game. */
   period: Scalars['String']['output'];
+  /** Player props: the player; null on game markets. */
+  player: Maybe<PlayerBrief>;
   /** The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
   point: Maybe<Scalars['Float']['output']>;
   /** When the price or point last moved (not merely confirmed). */
   priceChangedAt: Scalars['DateTime']['output'];
+  /** Player props: points, rebounds, assists, threes, points_rebounds_assists, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
   /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result. */
   result: Maybe<BetResult>;
   /** home, away, over, under (over and under on team totals). */
@@ -1115,6 +1128,17 @@ export type PeriodScore = {
 };
 
 export { Plan };
+
+/** A player as a prop outcome names them. */
+export type PlayerBrief = {
+  __typename?: 'PlayerBrief';
+  /** Stable player id (GET /players). */
+  id: Scalars['Int']['output'];
+  /** The player's name as first seen. */
+  name: Scalars['String']['output'];
+  /** The player's team when a source says it (The Odds API's props do not); null otherwise. */
+  teamId: Maybe<Scalars['Int']['output']>;
+};
 
 /** Public betting figures of a game's moneyline. */
 export type PublicBettingSummary = {
@@ -1771,6 +1795,7 @@ export type ResolversTypes = {
   Period: Period;
   PeriodScore: ResolverTypeWrapper<PeriodScore>;
   Plan: Plan;
+  PlayerBrief: ResolverTypeWrapper<PlayerBrief>;
   PublicBettingSummary: ResolverTypeWrapper<PublicBettingSummary>;
   Query: ResolverTypeWrapper<{}>;
   ReferenceChoice: ReferenceChoice;
@@ -1855,6 +1880,7 @@ export type ResolversParentTypes = {
   OddsStreamEvent: Omit<OddsStreamEvent, 'change' | 'snapshot'> & { change?: Maybe<ResolversParentTypes['LiveOddsChange']>, snapshot?: Maybe<ResolversParentTypes['LiveOdds']> };
   Outcome: OutcomeModel;
   PeriodScore: PeriodScore;
+  PlayerBrief: PlayerBrief;
   PublicBettingSummary: PublicBettingSummary;
   Query: {};
   SideConsensus: SideConsensus;
@@ -2369,6 +2395,7 @@ export type MarketTypeResolvers = EnumResolverSignature<{ MONEYLINE?: any, SPREA
 export type MarketsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Markets'] = ResolversParentTypes['Markets']> = {
   coreBetTypes?: Resolver<Maybe<ResolversTypes['CoreBetTypes']>, ParentType, ContextType>;
   moneyline?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
+  playerProps?: Resolver<Maybe<ResolversTypes['Market']>, ParentType, ContextType>;
   spread?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -2424,6 +2451,7 @@ export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends Re
   confirmedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   gradedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  isAlternate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isAvailable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2433,8 +2461,10 @@ export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends Re
   odds?: Resolver<ResolversTypes['Odds'], ParentType, ContextType>;
   outcomeId?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   priceChangedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   result?: Resolver<Maybe<ResolversTypes['BetResult']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   team?: Resolver<Maybe<ResolversTypes['TeamBrief']>, ParentType, ContextType>;
@@ -2452,6 +2482,13 @@ export type PeriodScoreResolvers<ContextType = GraphQLContext, ParentType extend
 };
 
 export type PlanResolvers = EnumResolverSignature<{ ELITE?: any, PRO?: any, STARTER?: any }, ResolversTypes['Plan']>;
+
+export type PlayerBriefResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlayerBrief'] = ResolversParentTypes['PlayerBrief']> = {
+  id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
 
 export type PublicBettingSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PublicBettingSummary'] = ResolversParentTypes['PublicBettingSummary']> = {
   awayPercentage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -2676,6 +2713,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Period?: PeriodResolvers;
   PeriodScore?: PeriodScoreResolvers<ContextType>;
   Plan?: PlanResolvers;
+  PlayerBrief?: PlayerBriefResolvers<ContextType>;
   PublicBettingSummary?: PublicBettingSummaryResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   ReferenceChoice?: ReferenceChoiceResolvers;
