@@ -100,6 +100,7 @@ export function enumVariables(
 /** The market-type table, de-vig methods, reference choices and their defaults, for REST parameters (rest/ may not import domain/). */
 export {
   MARKET_TYPE_TABLE,
+  PROP_TYPES,
   DEVIG_METHODS as LISTING_DEVIG_METHODS,
   DEFAULT_DEVIG_METHOD as LISTING_DEFAULT_DEVIG_METHOD,
   REFERENCE_CHOICES as LISTING_REFERENCE_CHOICES,

@@ -116,4 +116,64 @@ describe('player props: the real WNBA props captures', () => {
     const res = await t.get(`${BASE}/games/${id}/markets?market_type=player_props`, key);
     for (const o of res.body.data.markets.player_props.outcomes) expect(o.result).toBeNull();
   });
+
+  test('when the props listing is asked, then each entry\'s fair probability and EV equal an independent de-vig of the same pairs across books', async () => {
+    // The current prices: each game's last capture. Pairs: one book's over and under (yes and no) at
+    // one player, prop and line; the consensus reference is the mean of the books' de-vigged pairs.
+    const last = new Map<string, Capture>();
+    for (const c of series) last.set(c.body.data.id, c);
+    const pairs = new Map<string, number[][]>();
+    const prices = new Map<string, number>();
+    for (const [sid, c] of last) {
+      for (const b of c.body.data.bookmakers) {
+        for (const m of b.markets) {
+          const byLine = new Map<string, Map<string, number>>();
+          for (const o of m.outcomes) {
+            const line = `${sid}|${normalizePlayerName(o.description)}|${m.key}|${o.point}`;
+            byLine.set(line, (byLine.get(line) ?? new Map()).set(o.name.toLowerCase(), o.price));
+            prices.set(`${line}|${bookOf(b.key, b.title).id}|${o.name.toLowerCase()}`, o.price);
+          }
+          for (const [line, sides] of byLine) {
+            const [over, under] = [sides.get('over'), sides.get('under')];
+            if (over === undefined || under === undefined) continue;
+            const implied = [over, under].map((a) => 1 / (a > 0 ? 1 + a / 100 : 1 + 100 / -a));
+            const total = implied[0]! + implied[1]!;
+            pairs.set(line, [...(pairs.get(line) ?? []), [implied[0]! / total, implied[1]! / total]]);
+          }
+        }
+      }
+    }
+    const sids = new Map([...gameIds].map(([sid, id]) => [id, sid]));
+    const res = await t.get(`${BASE}/markets/player_props?game_id=${[...gameIds.values()].join(',')}&devig=multiplicative&reference=consensus&limit=1000&sort=odds`, key);
+    expect(res.status).toBe(200);
+    const all: any[] = [...res.body.data];
+    for (let offset = 1000; all.length === offset; offset += 1000) {
+      const more = await t.get(`${BASE}/markets/player_props?game_id=${[...gameIds.values()].join(',')}&devig=multiplicative&reference=consensus&limit=1000&offset=${offset}&sort=odds`, key);
+      all.push(...more.body.data);
+    }
+    expect(all.length).toBe(prices.size);
+    for (const e of all) {
+      const line = `${sids.get(e.game_id)}|${normalizePlayerName(e.player.name)}|${e.market_type}|${e.point}`;
+      expect(e.odds.original).toBe(prices.get(`${line}|${e.book_id}|${e.side}`));
+      const books = pairs.get(line);
+      if (!books) {
+        expect(e.ev.true_probability).toBeNull();
+        continue;
+      }
+      const index = e.side === 'over' ? 0 : 1;
+      const fair = books.reduce((sum, p) => sum + p[index]!, 0) / books.length;
+      expect(e.ev.reference).toBe('consensus');
+      expect(e.ev.reference_book_count).toBe(books.length);
+      expect(e.ev.true_probability).toBeCloseTo(fair, 4);
+      expect(e.ev.ev_per_100).toBeCloseTo((fair * e.odds.decimal - 1) * 100, 1);
+    }
+  });
+
+  test('when the props listing is asked with a bad filter, then it answers 400 naming the parameter', async () => {
+    for (const query of ['prop_type=dunks', 'side=home', 'limit=0', 'player_id=abc', 'sort=best']) {
+      const res = await t.get(`${BASE}/markets/player_props?${query}`, key);
+      expect({ query, status: res.status }).toEqual({ query, status: 400 });
+      expect(JSON.stringify(res.body)).toContain(query.split('=')[0]);
+    }
+  });
 });

@@ -738,6 +738,8 @@ export type ListingOutcome = {
   ev: Ev;
   /** The game. */
   gameId: Scalars['Int']['output'];
+  /** Player props: true for a book's alternate line; null on game markets. */
+  isAlternate: Maybe<Scalars['Boolean']['output']>;
   /** Whether the book currently offers the price. */
   isAvailable: Scalars['Boolean']['output'];
   /** Whether this is the book's live (in-game) price. */
@@ -752,8 +754,12 @@ export type ListingOutcome = {
   outcomeId: Maybe<Scalars['Long']['output']>;
   /** full_game or first_half. */
   period: Scalars['String']['output'];
+  /** Player props: the player; null on game markets. */
+  player: Maybe<PlayerBrief>;
   /** The side's handicap (spread) or the total (total); null on moneylines. */
   point: Maybe<Scalars['Float']['output']>;
+  /** Player props: points, rebounds, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
   /** home, away (moneyline, spread); over, under (total). */
   side: Scalars['String']['output'];
   /** The side's team; null on totals. */
@@ -1104,7 +1110,7 @@ export type Outcome = {
   priceChangedAt: Scalars['DateTime']['output'];
   /** Player props: points, rebounds, assists, threes, points_rebounds_assists, ... (null on game markets). */
   propType: Maybe<Scalars['String']['output']>;
-  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result. */
+  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md). */
   result: Maybe<BetResult>;
   /** home, away, over, under (over and under on team totals). */
   side: Scalars['String']['output'];
@@ -1214,6 +1220,14 @@ export type Query = {
   marketListing: Array<ListingOutcome>;
   /** Always true: lets a client check its key and the schema cheaply. */
   ok: Scalars['Boolean']['output'];
+  /**
+   * Extension (issue 22): every available player-prop price of the games in scope with its value
+   * metrics, as marketListing computes them for the three markets. A prop's market is one player's prop
+   * in one game (main and alternate lines together); the reference is measured at the outcome's own
+   * line (props have no key-number model), arbitrage pairs the best over and under at one line across
+   * books. docs/player-props.md.
+   */
+  propListing: Array<ListingOutcome>;
   /** Sportsbooks ordered by id. */
   sportsbooks: Array<Sportsbook>;
   /** Teams ordered by id. conference and division match case-insensitively by prefix (east finds EASTERN). */
@@ -1342,6 +1356,24 @@ export type QueryMarketListingArgs = {
   period?: InputMaybe<ListingPeriod>;
   reference?: InputMaybe<ReferenceChoice>;
   side?: InputMaybe<Array<Side>>;
+  sort?: InputMaybe<ListingSort>;
+  teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryPropListingArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
+  bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  date?: InputMaybe<Scalars['Date']['input']>;
+  devig?: InputMaybe<DevigMethod>;
+  gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  playerId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  propType?: InputMaybe<Array<Scalars['String']['input']>>;
+  reference?: InputMaybe<ReferenceChoice>;
+  side?: InputMaybe<Array<Scalars['String']['input']>>;
   sort?: InputMaybe<ListingSort>;
   teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
 };
@@ -2291,6 +2323,7 @@ export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType ext
   confirmedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   ev?: Resolver<ResolversTypes['Ev'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  isAlternate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isAvailable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   lineStatus?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2298,7 +2331,9 @@ export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType ext
   odds?: Resolver<ResolversTypes['Odds'], ParentType, ContextType>;
   outcomeId?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   team?: Resolver<Maybe<ResolversTypes['TeamBrief']>, ParentType, ContextType>;
   teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -2512,6 +2547,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   liveGames?: Resolver<ResolversTypes['LiveOdds'], ParentType, ContextType, Partial<QueryLiveGamesArgs>>;
   marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'marketType' | 'period' | 'reference'>>;
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  propListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryPropListingArgs, 'devig' | 'reference'>>;
   sportsbooks?: Resolver<Array<ResolversTypes['Sportsbook']>, ParentType, ContextType>;
   teams?: Resolver<Array<ResolversTypes['Team']>, ParentType, ContextType, Partial<QueryTeamsArgs>>;
   webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<QueryWebhookArgs, 'id'>>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { SIDES_BY_MARKET } from '../../graphql/arguments';
-import { ENUM_VOCABULARY, LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, MARKET_TYPE_TABLE } from '../../graphql/enums';
+import { ENUM_VOCABULARY, LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, MARKET_TYPE_TABLE, PROP_TYPES } from '../../graphql/enums';
 import { list } from '../envelope';
-import { date, ids, instant, oneOf, someOf } from '../params';
+import { date, ids, instant, integer, oneOf, someOf, withDefault } from '../params';
 import { defineRoutes, type Route } from '../route';
 import { PERIOD_ALIASES } from './periods';
 
@@ -61,4 +61,35 @@ function listing(marketType: ListedType): Route {
   };
 }
 
-export const listingRoutes = defineRoutes(ENUM_VOCABULARY.MarketType.map(listing));
+/** Player props (issue 22, docs/player-props.md): the same value metrics, one market per player, prop and game. */
+const propListing: Route = {
+  path: '/markets/player_props',
+  summary: 'Player prop prices across games with value metrics (default sort: value)',
+  operationId: 'PlayerPropsListing',
+  description:
+    'One entry per available player-prop price of a real sportsbook, main and alternate lines (is_alternate), pregame and live. ' +
+    "ev.true_probability comes from the sharp book (or, with reference, an exchange or the consensus) at the same player, prop and line, else the consensus of the books there; props have no key-number model, so a line no book quotes on both sides has no reference. " +
+    'arbitrage pairs the best over and under (yes and no) across books at one player, prop and line. Ties sort by game_id, player, prop, book_id, side.',
+  params: z.object({
+    date: common.date,
+    game_id: common.game_id,
+    team_id: ids('Games of these teams (a prop names its player; the players\' teams are not known from every source)'),
+    player_id: ids('Only these players (GET /players)'),
+    prop_type: someOf('Only these props', PROP_TYPES),
+    book_id: common.book_id,
+    side: someOf('over, under (props with a line), yes, no (double_double, triple_double)', ['over', 'under', 'yes', 'no'] as const),
+    sort: sort('value'),
+    devig: common.devig,
+    reference: common.reference,
+    limit: withDefault(integer('Page size', 1, 1000), 100),
+    offset: withDefault(integer('Index of the first entry', 0, 2_147_483_647), 0),
+    as_of: common.as_of,
+  }),
+  operation: 'PropListing',
+  envelope: list('market_listing'),
+  errors: [403],
+  tags: ['markets'],
+  asOfFreshness: 'history',
+};
+
+export const listingRoutes = defineRoutes([...ENUM_VOCABULARY.MarketType.map(listing), propListing]);
