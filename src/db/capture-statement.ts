@@ -22,12 +22,12 @@ export const BOXSCORE_COLUMNS: readonly Column[] = [
   ['gameId', 'int'], ['clock', 'text'], ['period', 'int'], ['homeScore', 'int'], ['awayScore', 'int'], ['periodScores', 'jsonb'], ['totalPoints', 'int'],
   ['homeFirstHalf', 'int'], ['awayFirstHalf', 'int'], ['homeSecondHalf', 'int'], ['awaySecondHalf', 'int'], ['updatedAt', 'timestamp(3)'],
 ];
-export const QUOTE_KEY = ['gameId', 'bookId', 'marketType', 'period', 'side', 'isLive'];
+export const QUOTE_KEY = ['gameId', 'bookId', 'marketType', 'period', 'side', 'isLive', 'playerId', 'lineKey'];
 export const QUOTE_COLUMNS: readonly Column[] = [
   ['gameId', 'int'], ['bookId', 'int'], ['marketType', 'text'], ['period', 'text'], ['side', 'text'], ['isLive', 'bool'],
   ['outcomeId', 'text'], ['teamId', 'int'], ['point', 'float8'], ['american', 'int'], ['decimal', 'float8'], ['fractional', 'text'],
   ['isAvailable', 'bool'], ['lineStatus', 'text'], ['seenAt', 'timestamp(3)'], ['changedAt', 'timestamp(3)'],
-  ['openPoint', 'float8'], ['openAmerican', 'int'], ['openedAt', 'timestamp(3)'], ['source', 'text'],
+  ['openPoint', 'float8'], ['openAmerican', 'int'], ['openedAt', 'timestamp(3)'], ['source', 'text'], ['playerId', 'int'], ['lineKey', 'text'],
 ];
 /** Columns of the quote rows a capture sends: the Quote table's, and whether the point or price moved (a history row). */
 export const QUOTE_INPUT: readonly Column[] = [...QUOTE_COLUMNS, ['moved', 'bool']];

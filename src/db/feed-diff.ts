@@ -1,4 +1,4 @@
-import { LIVE_STATUSES } from '../domain';
+import { isPropMarket, LIVE_STATUSES } from '../domain';
 import { changeLogParts, changeLogPruneDue } from './change-log';
 import type { PrismaClient } from './client';
 import {
@@ -6,6 +6,7 @@ import {
 } from './capture-statement';
 import type { GameRow, NormalizedDocument, QuoteRow, TeamRow } from './feed-rows';
 import { resolveIdentities } from './game-identity';
+import { resolvePlayers } from './players';
 import {
   bettingKey, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteKey, sourceIdsOf, sweepDue, type QuoteState, type State,
 } from './feed-state';
@@ -57,6 +58,7 @@ export const iso = (t: number) => new Date(t).toISOString();
  */
 export async function diffDocument(prisma: PrismaClient, state: State, doc: NormalizedDocument, seenAt: Date): Promise<Capture> {
   await resolveIdentities(prisma, state, doc);
+  await resolvePlayers(prisma, state, doc);
   await loadGames(prisma, state, doc);
   const at = seenAt.getTime();
   const stamp = seenAt.toISOString();
@@ -202,6 +204,8 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
     for (const key of state.games.get(gameId)!.quoteKeys) {
       const q = state.quotes.get(key)!;
       if (!q.isAvailable || incoming.has(key) || q.seenAt > at || (q.source ?? doc.source) !== doc.source) continue;
+      const kind = doc.quoteKind ?? 'game';
+      if (kind !== 'all' && isPropMarket(q.row.marketType) !== (kind === 'props')) continue; // the other endpoint's quotes
       Object.assign(q, { isAvailable: false, seenAt: at });
       quoteRows.push(quoteRecord(q, false));
       markChanged(q.row);
@@ -212,8 +216,8 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
     sql.write('Quote', QUOTE_COLUMNS, { from: 'q' }, { key: QUOTE_KEY, keep: ['openPoint', 'openAmerican', 'openedAt'] });
   }
   if (historyRows) {
-    sql.add('h', `INSERT INTO "OddsHistory" ("gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "decimal", "seenAt", "source")
-      SELECT "gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "decimal", "changedAt", "source" FROM q WHERE "moved" AND (SELECT ok FROM v)`);
+    sql.add('h', `INSERT INTO "OddsHistory" ("gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "decimal", "seenAt", "source", "playerId", "lineKey")
+      SELECT "gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "decimal", "changedAt", "source", "playerId", "lineKey" FROM q WHERE "moved" AND (SELECT ok FROM v)`);
   }
 
   const bettingRows: object[] = [];
@@ -255,7 +259,7 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
 
 function quoteRecord(q: QuoteState, moved: boolean): object {
   return {
-    ...q.row, isAvailable: q.isAvailable, seenAt: iso(q.seenAt), changedAt: iso(q.changedAt), openPoint: q.openPoint, openAmerican: q.openAmerican,
+    ...q.row, playerId: q.row.playerId ?? 0, lineKey: q.row.lineKey ?? '', isAvailable: q.isAvailable, seenAt: iso(q.seenAt), changedAt: iso(q.changedAt), openPoint: q.openPoint, openAmerican: q.openAmerican,
     openedAt: iso(q.openedAt), source: q.source, moved,
   };
 }

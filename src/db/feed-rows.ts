@@ -78,9 +78,15 @@ export interface QuoteKey {
   period: string;
   side: string;
   isLive: boolean;
+  /** Player props: the player's id (absent or 0 on game markets); db/players.ts fills it from `playerName`. */
+  playerId?: number;
+  /** A book's alternate line of a prop: its point as text; absent or '' on main lines. */
+  lineKey?: string;
 }
 
 export interface QuoteRow extends QuoteKey {
+  /** Player props: the player's name as the source spells it, matched to a player before the diff. */
+  playerName?: string;
   outcomeId: string | null;
   teamId: number | null;
   point: number | null;
@@ -141,6 +147,12 @@ export interface NormalizedDocument {
    * Otherwise a quote of this source that the document no longer carries, for a game it carries, is withdrawn.
    */
   carriesQuotes?: boolean;
+  /**
+   * Which quotes the document speaks for (default `game`): a capture of a game's props withdraws only
+   * that source's props of the game, and a capture of its game markets only those (The Odds API
+   * serves them from two endpoints).
+   */
+  quoteKind?: 'game' | 'props' | 'all';
   /** Games to match to stored ones (sources with string ids); rows are renumbered to the matched game. */
   identities?: GameIdentity[];
   /** Books to create when missing. */

@@ -58,6 +58,8 @@ export interface State {
   books: Set<number>;
   /** Games of string-id sources already matched: `source|upstream id` to game id (src/db/game-identity.ts). */
   links: Map<string, number>;
+  /** Players already matched: `league id|normalised name` to player id (src/db/players.ts). */
+  players: Map<string, number>;
   lastSweep: number;
 }
 
@@ -76,8 +78,8 @@ export function rememberLinks(state: State, row: { id: number; meta: unknown }):
 
 export const states = new WeakMap<PrismaClient, State>();
 
-export const quoteKey = (q: { gameId: number; bookId: number; marketType: string; period: string; side: string; isLive: boolean }) =>
-  `${q.gameId}|${q.bookId}|${q.marketType}|${q.period}|${q.side}|${q.isLive}`;
+export const quoteKey = (q: { gameId: number; bookId: number; marketType: string; period: string; side: string; isLive: boolean; playerId?: number; lineKey?: string }) =>
+  `${q.gameId}|${q.bookId}|${q.marketType}|${q.period}|${q.side}|${q.isLive}|${q.playerId ?? 0}|${q.lineKey ?? ''}`;
 export const bettingKey = (b: { gameId: number; bookId: number; marketType: string; period: string; side: string }) =>
   `${b.gameId}|${b.bookId}|${b.marketType}|${b.period}|${b.side}`;
 
@@ -98,6 +100,7 @@ export async function loadState(prisma: PrismaClient): Promise<State> {
     betting: new Map(),
     books: new Set(books.map((b) => b.id)),
     links: new Map(),
+    players: new Map(),
     lastSweep: 0,
   };
 }

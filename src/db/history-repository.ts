@@ -1,4 +1,4 @@
-import { americanToDecimal, decimalToFractional } from '../domain';
+import { americanToDecimal, decimalToFractional, isPropMarket } from '../domain';
 import { Prisma } from './__generated__/prisma/client';
 import type { Game, PrismaClient, Quote } from './client';
 import { scopeConditions, type QuoteScope } from './movement-repository';
@@ -102,6 +102,8 @@ interface HistoryRow {
   period: string;
   side: string;
   isLive: boolean;
+  playerId: number;
+  lineKey: string;
   point: number | null;
   american: number;
   /** The price as quoted where the source quotes decimals; null when it is derived from american. */
@@ -182,7 +184,7 @@ async function readHistory(prisma: PrismaClient, read: HistoryRead): Promise<His
   const scope = scopeConditions(read.scope, 'r');
   const rows = await prisma.$queryRaw<Array<HistoryRow & { ord: bigint | number }>>`
     SELECT r.* FROM (
-      SELECT p."ord", h."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", h."point", h."american", h."decimal", h."source",
+      SELECT p."ord", h."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", q."playerId", q."lineKey", h."point", h."american", h."decimal", h."source",
         h."seenAt" AS "changedAt", ${read.gameSeen ? Prisma.sql`max(h."seenAt") OVER (PARTITION BY p."ord")` : Prisma.sql`h."seenAt"`} AS "seenAt",
         q."outcomeId", q."teamId", q."lineStatus", g."homeTeamId", g."awayTeamId"
       FROM ${read.source} p
@@ -192,14 +194,14 @@ async function readHistory(prisma: PrismaClient, read: HistoryRead): Promise<His
         SELECT h."id", h."point", h."american", h."decimal", h."source", h."seenAt"
         FROM "OddsHistory" h
         WHERE h."gameId" = q."gameId" AND h."bookId" = q."bookId" AND h."marketType" = q."marketType" AND h."period" = q."period"
-          AND h."side" = q."side" AND h."isLive" = q."isLive" AND ${read.moment}
+          AND h."side" = q."side" AND h."isLive" = q."isLive" AND h."playerId" = q."playerId" AND h."lineKey" = q."lineKey" AND ${read.moment}
         ORDER BY h."seenAt" DESC, h."id" DESC
         LIMIT 1
       ) h
       ${read.pregameOnly ? Prisma.sql`WHERE q."isLive" = false` : Prisma.empty}
     ) r
     ${scope.length ? Prisma.sql`WHERE ${Prisma.join(scope, ' AND ')}` : Prisma.empty}
-    ORDER BY r."ord", r."gameId", r."bookId", r."marketType", r."period", r."side", r."isLive"`;
+    ORDER BY r."ord", r."gameId", r."bookId", r."marketType", r."period", r."side", r."isLive", r."playerId", r."lineKey"`;
   const lists: HistoricalQuote[][] = Array.from({ length: read.count }, () => []);
   for (const r of rows) lists[Number(r.ord) - 1]!.push(toQuote(r));
   return lists;
@@ -211,7 +213,7 @@ function toQuote(r: HistoryRow): HistoricalQuote {
   const decimal = r.decimal ?? americanToDecimal(american);
   const seenAt = new Date(r.seenAt);
   const changedAt = new Date(r.changedAt);
-  const teamId = r.teamId ?? (r.marketType === 'total' ? null : r.side === 'home' ? r.homeTeamId : r.awayTeamId);
+  const teamId = r.teamId ?? (r.marketType === 'total' || isPropMarket(r.marketType) ? null : r.side === 'home' ? r.homeTeamId : r.awayTeamId);
   return {
     id: BigInt(r.id),
     gameId: r.gameId,
@@ -220,6 +222,8 @@ function toQuote(r: HistoryRow): HistoricalQuote {
     period: r.period,
     side: r.side,
     isLive: r.isLive,
+    playerId: Number(r.playerId),
+    lineKey: r.lineKey,
     outcomeId: r.outcomeId,
     teamId,
     point: r.point,

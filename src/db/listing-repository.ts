@@ -1,3 +1,4 @@
+import { PROP_MARKET_TYPES } from '../domain';
 import { LIVE_STALE_AFTER_MS, PREGAME_STALE_AFTER_MS } from '../domain/stale';
 import { Prisma } from './__generated__/prisma/client';
 import type { PrismaClient, Quote, Sportsbook } from './client';
@@ -17,6 +18,7 @@ export interface ListingScope {
   gameIds?: readonly number[] | undefined;
   /** Either team plays (the listing narrows further to the outcomes of these teams). */
   teamIds?: readonly number[] | undefined;
+  /** A market type, or `player_props` for every player prop. */
   marketType: string;
   period: string;
 }
@@ -63,11 +65,13 @@ export async function findListingRows(prisma: PrismaClient, scope: ListingScope,
           prisma,
           games.map((g) => g.id),
           { kind: 'at', at: asOf },
-          { marketTypes: [scope.marketType], periods: [scope.period] },
+          { marketTypes: scope.marketType === 'player_props' ? PROP_MARKET_TYPES : [scope.marketType], periods: [scope.period] },
         )
       : readQuotes(
           prisma,
-          Prisma.sql`q."gameId" IN (${Prisma.join(games.map((g) => g.id))}) AND q."marketType" = ${scope.marketType} AND q."period" = ${scope.period} AND q."isAvailable"`,
+          Prisma.sql`q."gameId" IN (${Prisma.join(games.map((g) => g.id))}) AND ${
+            scope.marketType === 'player_props' ? Prisma.sql`q."playerId" <> 0` : Prisma.sql`q."marketType" = ${scope.marketType}`
+          } AND q."period" = ${scope.period} AND q."isAvailable"`,
           Prisma.sql`q."gameId", q."bookId", q."id"`,
         ),
     prisma.sportsbook.findMany({ orderBy: { id: 'asc' } }),

@@ -76,7 +76,7 @@ type RawQuote = Omit<Quote, 'id'> & { id: bigint | number | string };
  */
 export async function readQuotes(prisma: PrismaClient, where: Prisma.Sql, orderBy: Prisma.Sql): Promise<Quote[]> {
   const rows = await prisma.$queryRaw<RawQuote[]>`
-    SELECT q."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", q."outcomeId", q."teamId", q."point",
+    SELECT q."id", q."gameId", q."bookId", q."marketType", q."period", q."side", q."isLive", q."playerId", q."lineKey", q."outcomeId", q."teamId", q."point",
       q."american", q."decimal", q."fractional", q."isAvailable", q."lineStatus", q."changedAt", q."openPoint", q."openAmerican", q."openedAt",
       CASE WHEN q."isAvailable" AND g."seenAt" > q."seenAt" THEN g."seenAt" ELSE q."seenAt" END AS "seenAt"
     FROM "Quote" q JOIN "Game" g ON g."id" = q."gameId"
@@ -93,10 +93,20 @@ export async function readQuotes(prisma: PrismaClient, where: Prisma.Sql, orderB
   }));
 }
 
-/** Current quotes of the games, every book, market, period and live flag. */
+/**
+ * Current quotes of the games, every book, market, period and live flag; player props apart
+ * (`propQuotesByGameIds`): a game carries 10-30x more prop prices than game prices, and a page that
+ * does not ask for props does not read them.
+ */
 export function quotesByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<Quote[]> {
   if (!gameIds.length) return Promise.resolve([]);
-  return readQuotes(prisma, Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])})`, Prisma.sql`q."gameId", q."bookId", q."id"`);
+  return readQuotes(prisma, Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])}) AND q."playerId" = 0`, Prisma.sql`q."gameId", q."bookId", q."id"`);
+}
+
+/** Current player-prop quotes of the games. */
+export function propQuotesByGameIds(prisma: PrismaClient, gameIds: readonly number[]): Promise<Quote[]> {
+  if (!gameIds.length) return Promise.resolve([]);
+  return readQuotes(prisma, Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])}) AND q."playerId" <> 0`, Prisma.sql`q."gameId", q."bookId", q."id"`);
 }
 
 /**

@@ -209,7 +209,7 @@ export async function priceMovesAt(prisma: PrismaClient, seenAt: Date, markets: 
     JOIN LATERAL (
       SELECT o."point", o."american" FROM "OddsHistory" o
       WHERE o."gameId" = n."gameId" AND o."bookId" = n."bookId" AND o."marketType" = n."marketType" AND o."period" = n."period"
-        AND o."side" = n."side" AND o."isLive" = n."isLive" AND (o."seenAt", o."id") < (n."seenAt", n."id")
+        AND o."side" = n."side" AND o."isLive" = n."isLive" AND o."playerId" = n."playerId" AND o."lineKey" = n."lineKey" AND (o."seenAt", o."id") < (n."seenAt", n."id")
       ORDER BY o."seenAt" DESC, o."id" DESC LIMIT 1
     ) p ON true
     ORDER BY n."gameId", n."bookId", n."marketType", n."period", n."side", n."isLive"`;

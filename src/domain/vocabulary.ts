@@ -2,43 +2,8 @@
 // values map to these lower-case words in src/graphql/enums.ts), REST parameters and OpenAPI enums
 // derive from them. De-vig methods live in devig.ts beside their math.
 
-/** The three markets of a game. */
-export const MARKET_TYPES = ['moneyline', 'spread', 'total'] as const;
-export type MarketType = (typeof MARKET_TYPES)[number];
-
-/**
- * The core team-score markets the feed carries beside the three (its `core_bet_type_6_team_score`:
- * each team's points over or under a line), served as a game's `core_bet_types` (docs/feed.md). One
- * market type per team, so that each is an ordinary two-sided over/under market: best odds, consensus
- * and history work on it unchanged, and the quotes table's key needs no team column.
- */
-export const CORE_BET_TYPES = ['home_team_total', 'away_team_total'] as const;
-export type CoreBetType = (typeof CORE_BET_TYPES)[number];
-
-/** Every market type ingest stores: the three markets and the core team-score markets. */
-export const STORED_MARKET_TYPES = [...MARKET_TYPES, ...CORE_BET_TYPES] as const;
-export type StoredMarketType = (typeof STORED_MARKET_TYPES)[number];
-
-/** Market types of the live filters; player_props is accepted and matches no stored quote. */
-export const LIVE_MARKET_TYPES = [...MARKET_TYPES, 'player_props'] as const;
-export type LiveMarketType = (typeof LIVE_MARKET_TYPES)[number];
-
-/** Every side of every market. */
-export const SIDES = ['home', 'away', 'over', 'under'] as const;
-export type Side = (typeof SIDES)[number];
-
-/** Sides of each market type, in the order listings and de-vigging pair them. */
-export const SIDES_BY_MARKET: Readonly<Record<StoredMarketType, readonly [Side, Side]>> = {
-  moneyline: ['home', 'away'],
-  spread: ['home', 'away'],
-  total: ['over', 'under'],
-  home_team_total: ['over', 'under'],
-  away_team_total: ['over', 'under'],
-};
-
-/** Stored periods a market may be asked for ('full' is accepted for full_game: spec 4.4). */
-export const PERIODS = ['full_game', 'first_half', 'second_half', 'first_quarter', 'second_quarter', 'third_quarter', 'fourth_quarter'] as const;
-export type Period = (typeof PERIODS)[number];
+// Market types, their sides and periods are data: market-types.ts.
+import type { Period } from './market-types';
 
 /** Periods a cross-game listing can be asked for. */
 export const LISTING_PERIODS = ['full_game', 'first_half'] as const satisfies readonly Period[];

@@ -5,7 +5,7 @@ import type { SportsbookRow } from '../db/odds-repository';
 import { americanToDecimal, closingCutoff, closingGap, decimalToFractional, type ClosingGap, type DevigMethod, type League, type MarketType, type Period, type Side } from '../domain';
 import type { ClosingLine, ClosingPrice } from './__generated__/resolvers-types';
 import type { GraphQLContext } from './context';
-import { MarketView, type ListingMarketType, type ListingQuote } from './listings/build-listing';
+import { MarketView, type ListingQuote } from '../domain';
 import { booksOf } from './quotes';
 
 // Closing lines (docs/closing-and-grading.md): history rows -> the GraphQL ClosingLine shape, and
@@ -84,7 +84,7 @@ export function closingMarket(
   set: ClosingSet,
   game: Game,
   league: League,
-  marketType: ListingMarketType,
+  marketType: MarketType,
   period: string,
   method: DevigMethod,
 ): MarketView {

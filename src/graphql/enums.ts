@@ -96,3 +96,13 @@ export function enumVariables(
   }
   return out;
 }
+
+/** The market-type table, de-vig methods, reference choices and their defaults, for REST parameters (rest/ may not import domain/). */
+export {
+  MARKET_TYPE_TABLE,
+  PROP_TYPES,
+  DEVIG_METHODS as LISTING_DEVIG_METHODS,
+  DEFAULT_DEVIG_METHOD as LISTING_DEFAULT_DEVIG_METHOD,
+  REFERENCE_CHOICES as LISTING_REFERENCE_CHOICES,
+  DEFAULT_REFERENCE as LISTING_DEFAULT_REFERENCE,
+} from '../domain';

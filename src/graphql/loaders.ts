@@ -1,4 +1,6 @@
 import DataLoader from 'dataloader';
+import type { Player } from '../db/client';
+import { playersByIds } from '../db/player-repository';
 import type { PrismaClient } from '../db/client';
 import * as repo from '../db/odds-repository';
 
@@ -30,6 +32,8 @@ export function createLoaders(prisma: PrismaClient) {
       one(ids, await repo.boxscoresByGameIds(prisma, ids), (b) => b.gameId),
     ),
     quotesByGameId: new DataLoader<number, repo.QuoteRow[]>(async (ids) => byKey(ids, await repo.quotesByGameIds(prisma, ids), (q) => q.gameId)),
+    propQuotesByGameId: new DataLoader<number, repo.QuoteRow[]>(async (ids) => byKey(ids, await repo.propQuotesByGameIds(prisma, ids), (q) => q.gameId)),
+    playerById: new DataLoader<number, Player | null>(async (ids) => one(ids, await playersByIds(prisma, ids), (p) => p.id)),
     publicBettingByGameId: new DataLoader<number, repo.PublicBettingRow[]>(async (ids) =>
       byKey(ids, await repo.publicBettingByGameIds(prisma, ids), (b) => b.gameId),
     ),

@@ -21,6 +21,8 @@ export type { LiveOddsChange, LiveGameChange, LiveQuoteChange } from './live-str
 export interface Markets {
   game: Prisma.Game;
   quotes: Prisma.Quote[];
+  /** The game's player props under the same filters, read only when asked for (Markets.playerProps). */
+  props?: () => Promise<Prisma.Quote[]>;
 }
 
 /** One market of one game: its quotes (one per book and side) already filtered. */

@@ -14,14 +14,14 @@ export function displayedQuotes(status: string, quotes: readonly QuoteRow[]): Qu
 }
 
 /**
- * One quote per book, market, period and side: the live one when `preferLive` and the book has one,
+ * One quote per book, market, period and side (and player and alternate line on props): the live one when `preferLive` and the book has one,
  * the pregame one otherwise (the live one when there is no pregame one). Current quotes prefer live
  * while the game is played; a point in time prefers live from the game's start on.
  */
 export function chooseShown<Q extends QuoteRow>(quotes: readonly Q[], preferLive: boolean): Q[] {
   const chosen = new Map<string, Q>();
   for (const q of quotes) {
-    const key = `${q.bookId}|${q.marketType}|${q.period}|${q.side}`;
+    const key = `${q.bookId}|${q.marketType}|${q.period}|${q.side}|${q.playerId ?? 0}|${q.lineKey ?? ''}`;
     const current = chosen.get(key);
     if (!current || (current.isLive !== q.isLive && q.isLive === preferLive)) chosen.set(key, q);
   }

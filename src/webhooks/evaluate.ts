@@ -13,7 +13,7 @@ import {
   type NewDelivery,
   type WebhookRow,
 } from '../db/webhook-repository';
-import { buildListing, type ListingBook, type ListingEntry } from '../graphql/listings/build-listing';
+import { buildListing, type ListingBook, type ListingEntry } from '../domain';
 import { newMessageId, type WebhookPredicateModel } from '../graphql/webhooks';
 
 // From committed changes to stored deliveries (docs/webhooks.md). Driven by the change log

@@ -1,4 +1,4 @@
-import { buildListing, type BuildListingInput, type ListingBook, type ListingQuote } from '../../src/graphql/listings/build-listing';
+import { buildListing, type BuildListingInput, type ListingBook, type ListingQuote } from '../../src/domain';
 
 // Edge cases of the listing assembly that crafted feeds reach awkwardly; no database involved (the
 // HTTP tests in listings.test.ts cover the numbers end to end).

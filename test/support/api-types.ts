@@ -216,6 +216,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nba/odds/markets/player_props": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Player prop prices across games with value metrics (default sort: value)
+         * @description One entry per available player-prop price of a real sportsbook, main and alternate lines (is_alternate), pregame and live. ev.true_probability comes from the sharp book (or, with reference, an exchange or the consensus) at the same player, prop and line, else the consensus of the books there; props have no key-number model, so a line no book quotes on both sides has no reference. arbitrage pairs the best over and under (yes and no) across books at one player, prop and line. Ties sort by game_id, player, prop, book_id, side.
+         */
+        get: operations["PlayerPropsListing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/nba/odds/live": {
         parameters: {
             query?: never;
@@ -890,7 +910,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -985,7 +1005,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1080,7 +1100,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1181,7 +1201,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1276,7 +1296,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1610,7 +1630,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1705,7 +1725,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1800,7 +1820,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1901,7 +1921,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1996,7 +2016,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2144,8 +2164,8 @@ export interface operations {
                 date?: string;
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the markets as the service knew them then (docs/point-in-time.md) */
                 as_of?: string;
-                /** @description Markets to include (default all): moneyline, spread, total, and core_bet_types for the team totals (home_team_total, away_team_total; null when no book quotes one) (comma-separated and/or repeated) */
-                market_type?: ("moneyline" | "spread" | "total" | "core_bet_types")[];
+                /** @description Markets to include (default all but player_props): moneyline, spread, total, core_bet_types for the team totals (home_team_total, away_team_total; null when no book quotes one), and player_props (only when named: every player prop, outcomes with player, prop_type, point, side; null when no book quotes one) (comma-separated and/or repeated) */
+                market_type?: ("moneyline" | "spread" | "total" | "core_bet_types" | "player_props")[];
                 /** @description Sportsbook ids (comma-separated and/or repeated) */
                 book_id?: number[];
                 /** @description full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter */
@@ -2244,7 +2264,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2314,7 +2334,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2384,7 +2404,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2405,6 +2425,78 @@ export interface operations {
                                         price_changed_at: string;
                                     }[];
                                 };
+                                /**
+                                 * @description Extension (issue 22): every player prop of the game and period as one Market (market_type
+                                 *     player_props); each outcome names its player, prop_type, point and side (over/under; yes/no on a
+                                 *     prop without a line). Null when no book quotes a prop. Only selected when asked for: a game carries
+                                 *     10-30x more prop prices than game prices.
+                                 */
+                                player_props?: {
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                    market_type: string;
+                                    /** @description Number of outcomes (one per book and side). */
+                                    count: number;
+                                    /** @description Outcomes by book then side. */
+                                    outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                        outcome_id: number | null;
+                                        /** @description The sportsbook. */
+                                        book_id: number;
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Player props: points, rebounds, assists, threes, points_rebounds_assists, ... (null on game markets). */
+                                        prop_type: string | null;
+                                        /** @description Player props: the player; null on game markets. */
+                                        player: {
+                                            /** @description Stable player id (GET /players). */
+                                            id: number;
+                                            /** @description The player's name as first seen. */
+                                            name: string;
+                                            /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                            team_id: number | null;
+                                        } | null;
+                                        /** @description home, away, over, under (over and under on team totals). */
+                                        side: string;
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                        point: number | null;
+                                        /** @description Player props: true for a book's alternate line (kept beside its main line); null on game markets. */
+                                        is_alternate: boolean | null;
+                                        /** @description The price. */
+                                        odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
+                                            decimal: number;
+                                            /** @description Signed American price as a string: -110, +150. */
+                                            american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
+                                            fractional: string | null;
+                                            /** @description The American price as the book quoted it, a number. */
+                                            original: number | null;
+                                        };
+                                        /** @description Whether this is the book's live (in-game) price. */
+                                        is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
+                                        is_available: boolean;
+                                        /** @description The feed's line status word. */
+                                        line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
+                                        period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
+                                    }[];
+                                } | null;
                                 /**
                                  * @description Normalized core team-score markets (spec 2.3 `core_bet_types`): the team totals the feed carries
                                  *     (its only core team-score market). Null when no book quotes a team total for this game and period
@@ -2460,7 +2552,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2530,7 +2622,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -3587,6 +3679,209 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    PlayerPropsListing: {
+        parameters: {
+            query?: {
+                /** @description League-local day (LEAGUE_TIME_ZONE), default today; without it, game_id is not limited to a day */
+                date?: string;
+                /** @description One or more game ids (comma-separated and/or repeated) */
+                game_id?: number[];
+                /** @description Games of these teams (a prop names its player; the players' teams are not known from every source) (comma-separated and/or repeated) */
+                team_id?: number[];
+                /** @description Only these players (GET /players) (comma-separated and/or repeated) */
+                player_id?: number[];
+                /** @description Only these props (comma-separated and/or repeated) */
+                prop_type?: ("points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double")[];
+                /** @description Listed sportsbooks (references, consensus and arbitrage still use every book) (comma-separated and/or repeated) */
+                book_id?: number[];
+                /** @description over, under (props with a line), yes, no (double_double, triple_double) (comma-separated and/or repeated) */
+                side?: ("over" | "under" | "yes" | "no")[];
+                /** @description odds (highest decimal price first) or value (highest ev_per_100 first); default value */
+                sort?: "odds" | "value";
+                /** @description De-vig method of the reference probability (default power) */
+                devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
+                /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
+                reference?: "sharp" | "exchange" | "consensus";
+                /** @description Page size */
+                limit?: number;
+                /** @description Index of the first entry */
+                offset?: number;
+                /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
+                as_of?: string;
+            };
+            header?: {
+                /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Player prop prices across games with value metrics (default sort: value) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /**
+                         * @description Extension (issue 22): every available player-prop price of the games in scope with its value
+                         *     metrics, as marketListing computes them for the three markets. A prop's market is one player's prop
+                         *     in one game (main and alternate lines together); the reference is measured at the outcome's own
+                         *     line (props have no key-number model), arbitrage pairs the best over and under at one line across
+                         *     books. docs/player-props.md.
+                         */
+                        data: {
+                            /** @description The feed's outcome id (a 64-bit-safe integer); null when the feed gave none or a non-numeric one. */
+                            outcome_id: number | null;
+                            /** @description The game. */
+                            game_id: number;
+                            /** @description The sportsbook. */
+                            book_id: number;
+                            /** @description Extension: the sportsbook's name. */
+                            book_name: string | null;
+                            /** @description moneyline, spread or total. */
+                            market_type: string;
+                            /** @description Player props: points, rebounds, ... (null on game markets). */
+                            prop_type: string | null;
+                            /** @description Player props: the player; null on game markets. */
+                            player: {
+                                /** @description Stable player id (GET /players). */
+                                id: number;
+                                /** @description The player's name as first seen. */
+                                name: string;
+                                /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                team_id: number | null;
+                            } | null;
+                            /** @description home, away (moneyline, spread); over, under (total). */
+                            side: string;
+                            /** @description The side's handicap (spread) or the total (total); null on moneylines. */
+                            point: number | null;
+                            /** @description Player props: true for a book's alternate line; null on game markets. */
+                            is_alternate: boolean | null;
+                            /** @description The price. */
+                            odds: {
+                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                decimal: number;
+                                /** @description Signed American price as a string: -110, +150. */
+                                american: string;
+                                /** @description Fractional odds, e.g. 10/11. */
+                                fractional: string | null;
+                                /** @description The American price as the book quoted it, a number. */
+                                original: number | null;
+                            };
+                            /** @description The value score sort VALUE orders by: ev.evPer100 (null without a reference). */
+                            value: number | null;
+                            /** @description Whether this is the book's live (in-game) price. */
+                            is_live: boolean;
+                            /** @description Whether the book currently offers the price. */
+                            is_available: boolean;
+                            /** @description The feed's line status word. */
+                            line_status: string | null;
+                            /** @description full_game or first_half. */
+                            period: string;
+                            /**
+                             * Format: date-time
+                             * @description When the feed last confirmed this price (the last document that carried it).
+                             */
+                            confirmed_at: string;
+                            /** @description Seconds from confirmedAt to the time of the answer (never negative). */
+                            age_seconds: number;
+                            /** @description Value metrics. */
+                            ev: {
+                                /** @description The price as decimal odds. */
+                                decimal_odds: number;
+                                /** @description 1/decimalOdds, margin included. */
+                                implied_probability: number;
+                                /** @description Reference probability with the margin removed (see `reference`); null when the market has no two-way price anywhere. */
+                                true_probability: number | null;
+                                /** @description 1/decimalOdds: the win rate at which the bet breaks even. */
+                                break_even_probability: number;
+                                /** @description (trueProbability * decimalOdds - 1) * 100: expected profit in percent of the stake. */
+                                edge_percentage: number | null;
+                                /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
+                                ev_per_100: number | null;
+                                /** @description evPer100 > 0. */
+                                profitable: boolean;
+                                /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
+                                stale: boolean;
+                                /**
+                                 * @description Why stale is true, the first that applies (src/domain/stale.ts); null when the price is fresh.
+                                 *     not_confirmed: the feed has not confirmed it for 15 minutes (pregame) or 60 seconds (in play);
+                                 *     off_market: its de-vigged probability is more than 0.08 from the consensus; book_frozen: the game
+                                 *     is being played and another book's price in the market moved more than 5 minutes after this
+                                 *     book's last move.
+                                 */
+                                stale_reason: string | null;
+                                /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
+                                arbitrage: boolean;
+                                /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
+                                devig_method: string;
+                                /** @description Extension: sharp (the sharp book's de-vigged price), exchange (an exchange's) or consensus (mean of every book's de-vigged price); null without a reference. */
+                                reference: string | null;
+                                /** @description Extension: the point the reference was measured at (null on moneylines). */
+                                reference_point: number | null;
+                                /** @description Extension: true when the reference was moved from referencePoint to this outcome's point with the key-number model. */
+                                point_adjusted: boolean | null;
+                                /** @description Extension: books behind the reference (1 for the sharp book). */
+                                reference_book_count: number | null;
+                                /** @description Extension: the stake split when arbitrage is true, else null. */
+                                arbitrage_detail: {
+                                    /** @description 1/d of this price plus 1/d of the complement's; below 1 (4 decimals). */
+                                    total_implied_probability: number;
+                                    /** @description Guaranteed profit as a percentage of the total staked (2 decimals). */
+                                    profit_percentage: number;
+                                    /** @description Fraction of the bankroll to stake on this outcome, 0..1 (4 decimals). */
+                                    stake: number;
+                                    /** @description The other leg. */
+                                    complement: {
+                                        /** @description The leg's sportsbook. */
+                                        book_id: number;
+                                        /** @description The leg's sportsbook name. */
+                                        book_name: string | null;
+                                        /** @description The leg's side (home, away, over, under). */
+                                        side: string;
+                                        /** @description The leg's line; null on moneylines. */
+                                        point: number | null;
+                                        /** @description The leg's decimal price. */
+                                        decimal: number;
+                                        /** @description The leg's American price. */
+                                        american: string;
+                                        /** @description Fraction of the bankroll to stake on this leg, 0..1 (4 decimals). */
+                                        stake: number;
+                                        /** @description The leg's price is stale (any StaleReason): the arbitrage may not be there to take. */
+                                        stale: boolean;
+                                    };
+                                } | null;
+                            };
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     LiveOdds: {
         parameters: {
             query?: {
@@ -4533,7 +4828,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -4628,7 +4923,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -4723,7 +5018,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -4824,7 +5119,7 @@ export interface operations {
                                                 /** @description Stored period, e.g. full_game. */
                                                 period: string;
                                                 /**
-                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                                  * @enum {string|null}
                                                  */
                                                 result: "won" | "lost" | "push" | "void" | null;
@@ -4919,7 +5214,7 @@ export interface operations {
                                                 /** @description Stored period, e.g. full_game. */
                                                 period: string;
                                                 /**
-                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result.
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
                                                  * @enum {string|null}
                                                  */
                                                 result: "won" | "lost" | "push" | "void" | null;

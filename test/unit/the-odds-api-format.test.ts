@@ -39,7 +39,7 @@ describe('The Odds API format', () => {
     expect(doc.quotes.every((q) => q.isLive)).toBe(true);
   });
 
-  test('when markets the service does not model appear, then they are ignored; period markets and team totals are read', () => {
+  test('when markets the service does not model appear, then they are ignored; period markets, team totals and player props are read', () => {
     const e = event();
     const book = e.bookmakers[0];
     const [home, away] = [e.home_team, e.away_team];
@@ -55,7 +55,8 @@ describe('The Odds API format', () => {
     expect(quotes.filter((q) => q.period === 'first_half').map((q) => [q.marketType, q.side, q.point])).toEqual([['spread', 'home', -2.5], ['spread', 'away', 2.5]]);
     expect(quotes.filter((q) => q.period === 'first_quarter').map((q) => [q.marketType, q.side, q.american])).toEqual([['moneyline', 'home', -150], ['moneyline', 'away', 130]]);
     expect(quotes.filter((q) => q.marketType.endsWith('team_total')).map((q) => [q.marketType, q.side, q.point])).toEqual([['home_team_total', 'over', 88.5], ['away_team_total', 'under', 84.5]]);
-    expect(quotes).toHaveLength(6 + 2 + 2 + 2);
+    expect(quotes.filter((q) => q.playerName).map((q) => [q.marketType, q.playerName, q.side, q.point, q.lineKey])).toEqual([['player_points', 'Someone', 'over', 20.5, '']]);
+    expect(quotes).toHaveLength(6 + 2 + 2 + 2 + 1);
     expect(marketOfKey('h2h_lay')).toBeNull();
     expect(marketOfKey('totals_q4')).toEqual({ market: 'total', period: 'fourth_quarter' });
   });
@@ -90,5 +91,32 @@ describe('The Odds API format', () => {
     expect(doc.books).toEqual([{ id: expect.any(Number), name: 'Some New Exchange', nameKnown: true, kind: 'exchange', isAggregate: false, isSharp: false }]);
     expect(doc.books![0]!.id).toBeGreaterThanOrEqual(7_000_000);
     expect(normalize([e]).books![0]!.id).toBe(doc.books![0]!.id);
+  });
+
+  test('when a props capture carries a yes/no prop, an alternate and a second main line, then each is kept apart', () => {
+    const e = event();
+    e.bookmakers[0].markets = [
+      { key: 'player_double_double', outcomes: [{ name: 'Yes', description: 'A Player', price: 250 }, { name: 'No', description: 'A Player', price: -350 }] },
+      { key: 'player_points', outcomes: [{ name: 'Over', description: 'A Player', price: -130, point: 18.5 }, { name: 'Over', description: 'A Player', price: -110, point: 19.5 }] },
+      { key: 'player_points_alternate', outcomes: [{ name: 'Over', description: 'A Player', price: 300, point: 25.5 }] },
+    ];
+    e.bookmakers.splice(1);
+    const doc = normalize([e]);
+    expect(doc.quotes.map((q) => [q.marketType, q.side, q.point, q.lineKey, q.lineStatus])).toEqual([
+      ['player_double_double', 'yes', null, '', 'normal'],
+      ['player_double_double', 'no', null, '', 'normal'],
+      ['player_points', 'over', 18.5, '', 'normal'],
+      ['player_points', 'over', 19.5, '19.5', 'alternate'],
+      ['player_points', 'over', 25.5, '25.5', 'alternate'],
+    ]);
+    expect(doc.quoteKind).toBe('props');
+  });
+
+  test('when a prop outcome has no player or a side its prop does not have, then the capture is refused naming the path', () => {
+    const e = event();
+    e.bookmakers[0].markets = [{ key: 'player_points', outcomes: [{ name: 'Over', price: -110, point: 20.5 }] }];
+    expect(() => normalize([e])).toThrow(/description/);
+    e.bookmakers[0].markets = [{ key: 'player_points', outcomes: [{ name: 'Yes', description: 'A Player', price: -110, point: 20.5 }] }];
+    expect(() => normalize([e])).toThrow(/not a side of player_points/);
   });
 });

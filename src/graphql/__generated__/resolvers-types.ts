@@ -738,6 +738,8 @@ export type ListingOutcome = {
   ev: Ev;
   /** The game. */
   gameId: Scalars['Int']['output'];
+  /** Player props: true for a book's alternate line; null on game markets. */
+  isAlternate: Maybe<Scalars['Boolean']['output']>;
   /** Whether the book currently offers the price. */
   isAvailable: Scalars['Boolean']['output'];
   /** Whether this is the book's live (in-game) price. */
@@ -752,8 +754,12 @@ export type ListingOutcome = {
   outcomeId: Maybe<Scalars['Long']['output']>;
   /** full_game or first_half. */
   period: Scalars['String']['output'];
+  /** Player props: the player; null on game markets. */
+  player: Maybe<PlayerBrief>;
   /** The side's handicap (spread) or the total (total); null on moneylines. */
   point: Maybe<Scalars['Float']['output']>;
+  /** Player props: points, rebounds, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
   /** home, away (moneyline, spread); over, under (total). */
   side: Scalars['String']['output'];
   /** The side's team; null on totals. */
@@ -910,6 +916,13 @@ export type Markets = {
   coreBetTypes: Maybe<CoreBetTypes>;
   /** Moneyline market. */
   moneyline: Market;
+  /**
+   * Extension (issue 22): every player prop of the game and period as one Market (market_type
+   * player_props); each outcome names its player, prop_type, point and side (over/under; yes/no on a
+   * prop without a line). Null when no book quotes a prop. Only selected when asked for: a game carries
+   * 10-30x more prop prices than game prices.
+   */
+  playerProps: Maybe<Market>;
   /** Spread market. */
   spread: Market;
   /** Total (over/under) market. */
@@ -1069,6 +1082,8 @@ export type Outcome = {
   gameId: Scalars['Int']['output'];
   /** When the score the result was computed from was last changed by the feed; null without a result. */
   gradedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Player props: true for a book's alternate line (kept beside its main line); null on game markets. */
+  isAlternate: Maybe<Scalars['Boolean']['output']>;
   /** Whether the book currently offers the price. */
   isAvailable: Scalars['Boolean']['output'];
   /** Whether this is the book's live (in-game) price. */
@@ -1087,11 +1102,15 @@ export type Outcome = {
   outcomeId: Maybe<Scalars['Long']['output']>;
   /** Stored period, e.g. full_game. */
   period: Scalars['String']['output'];
+  /** Player props: the player; null on game markets. */
+  player: Maybe<PlayerBrief>;
   /** The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
   point: Maybe<Scalars['Float']['output']>;
   /** When the price or point last moved (not merely confirmed). */
   priceChangedAt: Scalars['DateTime']['output'];
-  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result. */
+  /** Player props: points, rebounds, assists, threes, points_rebounds_assists, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
+  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md). */
   result: Maybe<BetResult>;
   /** home, away, over, under (over and under on team totals). */
   side: Scalars['String']['output'];
@@ -1115,6 +1134,17 @@ export type PeriodScore = {
 };
 
 export { Plan };
+
+/** A player as a prop outcome names them. */
+export type PlayerBrief = {
+  __typename?: 'PlayerBrief';
+  /** Stable player id (GET /players). */
+  id: Scalars['Int']['output'];
+  /** The player's name as first seen. */
+  name: Scalars['String']['output'];
+  /** The player's team when a source says it (The Odds API's props do not); null otherwise. */
+  teamId: Maybe<Scalars['Int']['output']>;
+};
 
 /** Public betting figures of a game's moneyline. */
 export type PublicBettingSummary = {
@@ -1190,6 +1220,14 @@ export type Query = {
   marketListing: Array<ListingOutcome>;
   /** Always true: lets a client check its key and the schema cheaply. */
   ok: Scalars['Boolean']['output'];
+  /**
+   * Extension (issue 22): every available player-prop price of the games in scope with its value
+   * metrics, as marketListing computes them for the three markets. A prop's market is one player's prop
+   * in one game (main and alternate lines together); the reference is measured at the outcome's own
+   * line (props have no key-number model), arbitrage pairs the best over and under at one line across
+   * books. docs/player-props.md.
+   */
+  propListing: Array<ListingOutcome>;
   /** Sportsbooks ordered by id. */
   sportsbooks: Array<Sportsbook>;
   /** Teams ordered by id. conference and division match case-insensitively by prefix (east finds EASTERN). */
@@ -1318,6 +1356,24 @@ export type QueryMarketListingArgs = {
   period?: InputMaybe<ListingPeriod>;
   reference?: InputMaybe<ReferenceChoice>;
   side?: InputMaybe<Array<Side>>;
+  sort?: InputMaybe<ListingSort>;
+  teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryPropListingArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
+  bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  date?: InputMaybe<Scalars['Date']['input']>;
+  devig?: InputMaybe<DevigMethod>;
+  gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  playerId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  propType?: InputMaybe<Array<Scalars['String']['input']>>;
+  reference?: InputMaybe<ReferenceChoice>;
+  side?: InputMaybe<Array<Scalars['String']['input']>>;
   sort?: InputMaybe<ListingSort>;
   teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
 };
@@ -1771,6 +1827,7 @@ export type ResolversTypes = {
   Period: Period;
   PeriodScore: ResolverTypeWrapper<PeriodScore>;
   Plan: Plan;
+  PlayerBrief: ResolverTypeWrapper<PlayerBrief>;
   PublicBettingSummary: ResolverTypeWrapper<PublicBettingSummary>;
   Query: ResolverTypeWrapper<{}>;
   ReferenceChoice: ReferenceChoice;
@@ -1855,6 +1912,7 @@ export type ResolversParentTypes = {
   OddsStreamEvent: Omit<OddsStreamEvent, 'change' | 'snapshot'> & { change?: Maybe<ResolversParentTypes['LiveOddsChange']>, snapshot?: Maybe<ResolversParentTypes['LiveOdds']> };
   Outcome: OutcomeModel;
   PeriodScore: PeriodScore;
+  PlayerBrief: PlayerBrief;
   PublicBettingSummary: PublicBettingSummary;
   Query: {};
   SideConsensus: SideConsensus;
@@ -2265,6 +2323,7 @@ export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType ext
   confirmedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   ev?: Resolver<ResolversTypes['Ev'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  isAlternate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isAvailable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   lineStatus?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2272,7 +2331,9 @@ export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType ext
   odds?: Resolver<ResolversTypes['Odds'], ParentType, ContextType>;
   outcomeId?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   team?: Resolver<Maybe<ResolversTypes['TeamBrief']>, ParentType, ContextType>;
   teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -2369,6 +2430,7 @@ export type MarketTypeResolvers = EnumResolverSignature<{ MONEYLINE?: any, SPREA
 export type MarketsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Markets'] = ResolversParentTypes['Markets']> = {
   coreBetTypes?: Resolver<Maybe<ResolversTypes['CoreBetTypes']>, ParentType, ContextType>;
   moneyline?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
+  playerProps?: Resolver<Maybe<ResolversTypes['Market']>, ParentType, ContextType>;
   spread?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Market'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -2424,6 +2486,7 @@ export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends Re
   confirmedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   gradedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  isAlternate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isAvailable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2433,8 +2496,10 @@ export type OutcomeResolvers<ContextType = GraphQLContext, ParentType extends Re
   odds?: Resolver<ResolversTypes['Odds'], ParentType, ContextType>;
   outcomeId?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   priceChangedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   result?: Resolver<Maybe<ResolversTypes['BetResult']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   team?: Resolver<Maybe<ResolversTypes['TeamBrief']>, ParentType, ContextType>;
@@ -2452,6 +2517,13 @@ export type PeriodScoreResolvers<ContextType = GraphQLContext, ParentType extend
 };
 
 export type PlanResolvers = EnumResolverSignature<{ ELITE?: any, PRO?: any, STARTER?: any }, ResolversTypes['Plan']>;
+
+export type PlayerBriefResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlayerBrief'] = ResolversParentTypes['PlayerBrief']> = {
+  id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
 
 export type PublicBettingSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PublicBettingSummary'] = ResolversParentTypes['PublicBettingSummary']> = {
   awayPercentage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -2475,6 +2547,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   liveGames?: Resolver<ResolversTypes['LiveOdds'], ParentType, ContextType, Partial<QueryLiveGamesArgs>>;
   marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'marketType' | 'period' | 'reference'>>;
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  propListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryPropListingArgs, 'devig' | 'reference'>>;
   sportsbooks?: Resolver<Array<ResolversTypes['Sportsbook']>, ParentType, ContextType>;
   teams?: Resolver<Array<ResolversTypes['Team']>, ParentType, ContextType, Partial<QueryTeamsArgs>>;
   webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<QueryWebhookArgs, 'id'>>;
@@ -2676,6 +2749,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Period?: PeriodResolvers;
   PeriodScore?: PeriodScoreResolvers<ContextType>;
   Plan?: PlanResolvers;
+  PlayerBrief?: PlayerBriefResolvers<ContextType>;
   PublicBettingSummary?: PublicBettingSummaryResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   ReferenceChoice?: ReferenceChoiceResolvers;

@@ -9,6 +9,7 @@ import {
   DEFAULT_REFERENCE,
   FINAL_STATUSES,
   gradeBet,
+  isPropMarket,
   pointsOfPeriod,
   type DevigMethod,
   type GameScore,
@@ -22,7 +23,7 @@ import { dayOrToday, invalidParameter, list } from '../arguments';
 import { checkBet, checkBetCount, checkPrice } from '../bets';
 import { closingMarket, leagueOf, loadClosing, priceOf, type ClosingSet } from '../closing';
 import type { GraphQLContext } from '../context';
-import type { MarketView } from '../listings/build-listing';
+import type { MarketView } from '../../domain';
 import type { Outcome as OutcomeModel } from '../mappers';
 
 // Query.closingLines, Query.betClv, Query.gradeBets and Outcome.result (schema/closing.graphql,
@@ -207,6 +208,9 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
  * pages cost no extra statement.
  */
 async function outcomeGrade(q: OutcomeModel, ctx: GraphQLContext) {
+  // A prop is settled on the player's statistics, which no source of this service carries: no grade,
+  // never a guess (docs/player-props.md).
+  if (isPropMarket(q.marketType)) return null;
   const game = q.gameRow ?? (await ctx.loaders.gameById.load(q.gameId));
   if (!game || !(FINAL_STATUSES.includes(game.status) || VOID_STATUSES.includes(game.status))) return null;
   return gradeOf(q, game, await ctx.loaders.boxscoreByGameId.load(q.gameId));

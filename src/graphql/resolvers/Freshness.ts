@@ -1,5 +1,5 @@
 import type { OutcomeResolvers } from '../__generated__/resolvers-types';
-import { ageSeconds } from '../listings/present-listing';
+import { ageSeconds } from '../present-listing';
 
 // Freshness of every price (schema/freshness.graphql). A stored quote row changes only when its
 // price or availability does; the repository reads `seenAt` as the time the feed last carried it

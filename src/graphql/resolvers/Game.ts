@@ -1,3 +1,4 @@
+import type { QuoteRow } from '../../db/odds-repository';
 import type { Team as TeamModel } from '../mappers';
 import type { BoxscoreResolvers, GameResolvers } from '../__generated__/resolvers-types';
 import { inLiveScope } from '../live-scope';
@@ -22,11 +23,11 @@ export const Game: GameResolvers = {
   markets: async (g, args, ctx) => {
     const period = args.period ?? 'full_game';
     const books = args.bookId ? new Set(args.bookId) : null;
+    const keep = (q: QuoteRow) => q.period === period && (!books || books.has(q.bookId)) && inLiveScope(g, q);
     const shown = g.quotesAsOf ?? displayedQuotes(g.status, await ctx.loaders.quotesByGameId.load(g.id));
-    const quotes = shown.filter(
-      (q) => q.period === period && (!books || books.has(q.bookId)) && inLiveScope(g, q),
-    );
-    return { game: g, quotes };
+    // At an instant the history's prices hold the props too; now they are a read of their own.
+    const props = async () => (g.quotesAsOf ? g.quotesAsOf.filter((q) => q.playerId !== 0) : displayedQuotes(g.status, await ctx.loaders.propQuotesByGameId.load(g.id))).filter(keep);
+    return { game: g, quotes: shown.filter(keep), props };
   },
 };
 

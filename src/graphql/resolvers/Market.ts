@@ -1,4 +1,4 @@
-import { averageOddsDecimal, CORE_BET_TYPES, decimalToAmerican, formatAmerican, isOneOf, medianLine } from '../../domain';
+import { averageOddsDecimal, CORE_BET_TYPES, decimalToAmerican, formatAmerican, isOneOf, isPropMarket, MARKET_TYPE_TABLE, MARKET_TYPES, medianLine, type MarketTypeDefinition, type StoredMarketType } from '../../domain';
 import type { QuoteRow } from '../../db/odds-repository';
 import type { CoreBetTypesResolvers, MarketResolvers, MarketsResolvers, OutcomeResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
@@ -8,7 +8,24 @@ import { booksOf, isRealBook } from '../quotes';
 // Markets of one game (spec 2.3) and their outcomes (2.4). Best odds and consensus use only real
 // books' available prices: aggregates (Consensus, Open) restate other books and are no place to bet.
 
-const SIDE_ORDER = ['away', 'home', 'over', 'under'];
+const SIDE_ORDER = ['away', 'home', 'over', 'under', 'yes', 'no'];
+
+/** The `player_props` market: every prop of the game, by book, player, prop, main line first, point, side. */
+async function propsMarket(parent: import('../mappers').Markets) {
+  const quotes: OutcomeModel[] = (parent.props ? await parent.props() : parent.quotes)
+    .filter((q) => isPropMarket(q.marketType))
+    .sort(
+      (a, b) =>
+        a.bookId - b.bookId ||
+        a.playerId - b.playerId ||
+        (a.marketType < b.marketType ? -1 : a.marketType > b.marketType ? 1 : 0) ||
+        Number(a.lineKey !== '') - Number(b.lineKey !== '') ||
+        (a.point ?? 0) - (b.point ?? 0) ||
+        SIDE_ORDER.indexOf(a.side) - SIDE_ORDER.indexOf(b.side),
+    )
+    .map((q) => ({ ...q, gameRow: parent.game }));
+  return quotes.length ? { game: parent.game, marketType: 'player_props', quotes } : null;
+}
 
 async function market(parent: { game: import('../mappers').Game; quotes: QuoteRow[] }, marketType: string, ctx: GraphQLContext) {
   const { homeTeamId, awayTeamId } = parent.game;
@@ -27,18 +44,18 @@ export function outcomeTeam(q: OutcomeModel, ctx: GraphQLContext): Team | null |
   return q.teamRow !== undefined ? q.teamRow : ctx.loaders.teamById.load(q.teamId);
 }
 
-export const Markets: MarketsResolvers = {
-  moneyline: (m, _a, ctx) => market(m, 'moneyline', ctx),
-  spread: (m, _a, ctx) => market(m, 'spread', ctx),
-  total: (m, _a, ctx) => market(m, 'total', ctx),
-  // Null, not two empty markets, when no book quotes a team total: the spec's "or null".
-  coreBetTypes: (m) => (m.quotes.some((q) => isOneOf(CORE_BET_TYPES, q.marketType)) ? m : null),
-};
+/** One resolver per market type, under the field the market-type table names. */
+const fieldsOf = (types: readonly StoredMarketType[]) =>
+  Object.fromEntries(types.map((t) => [MARKET_TYPE_TABLE[t].field, (m: Parameters<typeof market>[0], _a: unknown, ctx: GraphQLContext) => market(m, t, ctx)]));
 
-export const CoreBetTypes: CoreBetTypesResolvers = {
-  homeTeamTotal: (m, _a, ctx) => market(m, 'home_team_total', ctx),
-  awayTeamTotal: (m, _a, ctx) => market(m, 'away_team_total', ctx),
-};
+export const Markets = {
+  ...fieldsOf(MARKET_TYPES),
+  // Null, not two empty markets, when no book quotes a team total: the spec's "or null".
+  playerProps: (m: import('../mappers').Markets) => propsMarket(m),
+  coreBetTypes: (m: Parameters<typeof market>[0]) => (m.quotes.some((q) => isOneOf(CORE_BET_TYPES, q.marketType)) ? m : null),
+} as MarketsResolvers;
+
+export const CoreBetTypes = fieldsOf(CORE_BET_TYPES) as CoreBetTypesResolvers;
 
 /** Available prices of real books, grouped by side in a stable order. */
 async function pricedSides(quotes: readonly QuoteRow[], ctx: GraphQLContext): Promise<Map<string, QuoteRow[]>> {
@@ -97,4 +114,11 @@ export const Outcome: OutcomeResolvers = {
     return team instanceof Promise ? team.then(brief) : brief(team);
   },
   odds: (q) => ({ decimal: q.decimal, american: formatAmerican(q.american), fractional: q.fractional, original: q.american }),
+  player: async (q, _a, ctx) => {
+    if (!q.playerId) return null;
+    const player = await ctx.loaders.playerById.load(q.playerId);
+    return { id: q.playerId, name: player?.name ?? `Player ${q.playerId}`, teamId: player?.teamId ?? null };
+  },
+  propType: (q) => (isPropMarket(q.marketType) ? (MARKET_TYPE_TABLE[q.marketType as StoredMarketType] as MarketTypeDefinition).propType! : null),
+  isAlternate: (q) => (isPropMarket(q.marketType) ? q.lineKey !== '' : null),
 };

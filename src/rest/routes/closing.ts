@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_BETS } from '../../graphql/bets';
-import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES } from '../../graphql/listings/build-listing';
+import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES } from '../../graphql/enums';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { enumValue, objectError, requiredOr } from '../body';
 import { list } from '../envelope';

@@ -15,11 +15,11 @@ const asOf = instant('Extension (Pro, Elite): an ISO 8601 instant, not in the fu
 
 /** @include flags of an operation that selects some of the three markets (all when none named). */
 export function marketFlags(types: readonly string[] | undefined): Record<(typeof MARKET_TYPES)[number], boolean> {
-  return { moneyline: !types || types.includes('moneyline'), spread: !types || types.includes('spread'), total: !types || types.includes('total') };
+  return Object.fromEntries(MARKET_TYPES.map((t) => [t, !types || types.includes(t)])) as Record<(typeof MARKET_TYPES)[number], boolean>;
 }
 
 /** Words of the per-game markets' market_type: the three markets, and the core team-score markets as one word. */
-const GAME_MARKET_WORDS = [...MARKET_TYPES, 'core_bet_types'] as const;
+const GAME_MARKET_WORDS = [...MARKET_TYPES, 'core_bet_types', 'player_props'] as const;
 
 export const gameRoutes = defineRoutes([
   {
@@ -75,14 +75,20 @@ export const gameRoutes = defineRoutes([
       date: dateParam,
       as_of: asOf,
       market_type: someOf(
-        'Markets to include (default all): moneyline, spread, total, and core_bet_types for the team totals (home_team_total, away_team_total; null when no book quotes one)',
+        'Markets to include (default all but player_props): moneyline, spread, total, core_bet_types for the team totals (home_team_total, away_team_total; null when no book quotes one), ' +
+          'and player_props (only when named: every player prop, outcomes with player, prop_type, point, side; null when no book quotes one)',
         GAME_MARKET_WORDS,
       ),
       book_id: ids('Sportsbook ids'),
       period: oneOf('full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter', ENUM_VOCABULARY.Period, PERIOD_ALIASES),
     }),
     operation: 'GameMarkets',
-    variables: ({ market_type, ...rest }) => ({ ...rest, ...marketFlags(market_type), core_bet_types: !market_type || market_type.includes('core_bet_types') }),
+    variables: ({ market_type, ...rest }) => ({
+      ...rest,
+      ...marketFlags(market_type),
+      core_bet_types: !market_type || market_type.includes('core_bet_types'),
+      player_props: !!market_type?.includes('player_props'),
+    }),
     envelope: item('game', 'GAME_NOT_FOUND'),
     errors: [403, 404],
   },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
-import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS } from '../../graphql/listings/build-listing';
+import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS } from '../../graphql/enums';
 import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOKS_PER_KEY } from '../../graphql/webhooks';
 import { enumValue, objectError, requiredOr } from '../body';
 import { item, list, page } from '../envelope';

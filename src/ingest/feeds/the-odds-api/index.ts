@@ -25,6 +25,7 @@ export const theOddsApi: FeedFormat = {
   },
   normalize: (capture, fetchedAt) => {
     const format = capture.envelope?.['odds_format'];
-    return normalizeOddsApi(capture.body, capture.name, { fetchedAt, oddsFormat: typeof format === 'string' ? format : null });
+    const endpoint = capture.envelope?.['endpoint'];
+    return normalizeOddsApi(capture.body, capture.name, { fetchedAt, oddsFormat: typeof format === 'string' ? format : null, endpoint: typeof endpoint === 'string' ? endpoint : undefined });
   },
 };

@@ -1,4 +1,4 @@
-import type { StoredMarketType } from '../../../domain';
+import { PROP_MARKET_TYPES, type PropMarketType, type StoredMarketType } from '../../../domain';
 
 /**
  * The Odds API market keys this service models, as data: the base key gives the market, an optional
@@ -13,6 +13,18 @@ export const MARKET_KEYS: Readonly<Record<string, StoredMarketType | 'team_total
   totals: 'total',
   team_totals: 'team_total',
 };
+
+/**
+ * Player props: The Odds API's keys are the service's market types (`player_points`, ...);
+ * `<key>_alternate` is the same prop's alternate lines, kept apart from the main line by their point.
+ */
+/** The prop and whether the key is its alternates, or null for a key that is no player prop this service models. */
+export function propOfKey(key: string): { market: PropMarketType; alternate: boolean } | null {
+  const alternate = key.endsWith('_alternate');
+  const base = alternate ? key.slice(0, -'_alternate'.length) : key;
+  const market = (PROP_MARKET_TYPES as readonly string[]).find((t) => t === base);
+  return market ? { market: market as PropMarketType, alternate } : null;
+}
 
 /** Period suffixes of market keys (`spreads_h1`, `h2h_q1`) and the service's period names. */
 export const PERIOD_SUFFIXES: Readonly<Record<string, string>> = {

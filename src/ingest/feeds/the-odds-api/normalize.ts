@@ -1,9 +1,9 @@
-import { americanToDecimal, decimalToAmerican, decimalToFractional, InvalidOddsError, type StoredMarketType } from '../../../domain';
+import { americanToDecimal, decimalToAmerican, decimalToFractional, InvalidOddsError, SIDES_BY_MARKET, type StoredMarketType } from '../../../domain';
 import type { BoxscoreRow, GameIdentity, GameRow, NormalizedDocument, QuoteRow, SportsbookRow } from '../../../db/feed-rows';
 import { LEAGUE_ID_NBA, LEAGUE_ID_WNBA, seasonPhaseOn, teamByName } from '../../reference-data';
 import { FeedDocumentError, formatPath } from '../feed-document-error';
 import { bookOf, fnv1a } from './books';
-import { marketOfKey } from './markets';
+import { marketOfKey, propOfKey } from './markets';
 import { ODDS_API_EVENTS, ODDS_API_HISTORICAL, type OddsApiEvent } from './schema';
 
 /** The source name (`meta.source_ids` key, quotes' source). */
@@ -32,6 +32,8 @@ export interface OddsApiOptions {
   fetchedAt: Date;
   /** `decimal` or `american` as requested (`oddsFormat`); null: guessed from the prices. */
   oddsFormat: string | null;
+  /** The capture's `endpoint` label, when recorded (`.../events/{id}/odds` is the event-odds endpoint). */
+  endpoint?: string | undefined;
 }
 
 /** The body's events: an array, or the historical endpoints' `{timestamp, data}`. */
@@ -66,6 +68,8 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
   const out: NormalizedDocument = { source: ODDS_API_SOURCE, identities: [], books: [], league: null, teams: [], games: [], boxscores: [], quotes: [], publicBetting: [] };
   const books = new Map<number, SportsbookRow>();
   let carriesQuotes = false;
+  let gameQuotes = 0;
+  let propQuotes = 0;
   const seen = new Set<string>();
   events.forEach((event, index) => {
     const leagueId = ODDS_API_LEAGUES[event.sport_key];
@@ -88,6 +92,32 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
       const book = bookOf(bookmaker.key, bookmaker.title);
       if (book.row) books.set(book.id, book.row);
       bookmaker.markets.forEach((market, m) => {
+        const prop = propOfKey(market.key);
+        if (prop) {
+          market.outcomes.forEach((o, k) => {
+            const where = `${path}.bookmakers[${b}].markets[${m}].outcomes[${k}]`;
+            const side = SIDES_BY_MARKET[prop.market].find((s) => s === o.name.toLowerCase());
+            if (!side) throw new FeedDocumentError(name, `${where}.name`, `${JSON.stringify(o.name)} is not a side of ${market.key}`);
+            const player = o.description?.trim();
+            if (!player) throw new FeedDocumentError(name, `${where}.description`, `a ${market.key} outcome needs its player`);
+            const hasLine = side === 'over' || side === 'under';
+            if (hasLine && o.point == null) throw new FeedDocumentError(name, `${where}.point`, `a ${market.key} outcome needs its point`);
+            const point = hasLine ? (o.point ?? null) : null;
+            // A book may list a player's prop at several lines even in the main market (DraftKings,
+            // Kelsey Plum 18.5 and 19.5): the first is its main line, the others are kept as alternates.
+            const main = `${book.id}|${prop.market}|${player}|${side}|`;
+            const lineKey = point !== null && (prop.alternate || taken.has(main)) ? String(point) : '';
+            const key = main + lineKey;
+            if (taken.has(key)) return; // a repeated outcome: the first wins
+            taken.add(key);
+            out.quotes.push({
+              gameId, bookId: book.id, marketType: prop.market, period: 'full_game', side, isLive: live, outcomeId: null, teamId: null, point,
+              ...pricesAt(o.price, decimal, name, `${where}.price`), lineStatus: lineKey ? 'alternate' : 'normal', playerName: player, lineKey,
+            } satisfies QuoteRow);
+            propQuotes++;
+          });
+          return;
+        }
         const kind = marketOfKey(market.key);
         if (!kind) return;
         market.outcomes.forEach((o, k) => {
@@ -98,13 +128,8 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
           if (taken.has(key)) return; // a repeated outcome: the first wins
           taken.add(key);
           if (placed.marketType !== 'moneyline' && o.point == null) throw new FeedDocumentError(name, `${where}.point`, `a ${market.key} outcome needs its point`);
-          let prices: { american: number; decimal: number; fractional: string };
-          try {
-            prices = pricesOf(o.price, decimal);
-          } catch (error) {
-            if (error instanceof InvalidOddsError) throw new FeedDocumentError(name, `${where}.price`, error.message);
-            throw error;
-          }
+          const prices = pricesAt(o.price, decimal, name, `${where}.price`);
+          gameQuotes++;
           out.quotes.push({
             gameId,
             bookId: book.id,
@@ -124,7 +149,21 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
   });
   out.books = [...books.values()];
   out.carriesQuotes = carriesQuotes;
+  // A capture withdraws only the kind of prices it carries: the event-odds endpoint's props do not
+  // withdraw the odds endpoint's game markets, nor the other way round.
+  // An event-odds capture without any price is taken as one of props (what this service asks it for).
+  out.quoteKind = propQuotes && gameQuotes ? 'all' : propQuotes || (!gameQuotes && /\/events\/[^/]+\/odds/.test(options.endpoint ?? '')) ? 'props' : 'game';
   return out;
+}
+
+/** pricesOf, with a refused price named by its path. */
+function pricesAt(price: number, decimal: boolean, name: string, where: string): { american: number; decimal: number; fractional: string } {
+  try {
+    return pricesOf(price, decimal);
+  } catch (error) {
+    if (error instanceof InvalidOddsError) throw new FeedDocumentError(name, where, error.message);
+    throw error;
+  }
 }
 
 /** The three forms of a price: a decimal kept exactly as quoted (American derived), or an American one. */

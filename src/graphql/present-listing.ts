@@ -1,5 +1,5 @@
-import { formatAmerican, PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from '../../domain';
-import type { ArbitrageDetail, ListingEntry, ListingEv } from './build-listing';
+import { formatAmerican, PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from '../domain';
+import type { ArbitrageDetail, ListingEntry, ListingEv } from '../domain';
 
 // The edge where listing numbers are rounded for presentation: sorting works on exact values, so
 // rounding never changes an order; the profitable and arbitrage flags are decided in src/domain

@@ -16,33 +16,17 @@
  *   one, moved to L with the key-number model, centred on the median line of the market.
  */
 
-import {
-  adjustProbabilityForPoint,
-  consensusProbability,
-  DEFAULT_REFERENCE,
-  devig,
-  findArbitrage,
-  isBookFrozen,
-  medianLine,
-  SIDES_BY_MARKET,
-  staleReason,
-  valueMetrics,
-  type DevigMethod,
-  type League,
-  type ListingSort,
-  type MarketType,
-  type ReferenceChoice,
-  type StaleReason,
-  type ValueMetrics,
-} from '../../domain';
+import { findArbitrage } from './arbitrage';
+import { consensusProbability, medianLine } from './consensus';
+import { devig, type DevigMethod } from './devig';
+import { valueMetrics, type ValueMetrics } from './ev';
+import { adjustProbabilityForPoint, type League } from './key-numbers';
+import { hasLine, isPropMarket, SIDES_BY_MARKET, type MarketType, type StoredMarketType } from './market-types';
+import { isBookFrozen, staleReason } from './stale';
+import { DEFAULT_REFERENCE, type ListingSort, type ReferenceChoice, type StaleReason } from './vocabulary';
 
-/** De-vig method names and the default, for the REST parameter enum (rest/ may not import domain/). */
-export { DEVIG_METHODS as LISTING_DEVIG_METHODS, DEFAULT_DEVIG_METHOD as LISTING_DEFAULT_DEVIG_METHOD } from '../../domain';
-/** Reference choices and the default, for the REST parameter (rest/ may not import domain/). */
-export { REFERENCE_CHOICES as LISTING_REFERENCE_CHOICES, DEFAULT_REFERENCE as LISTING_DEFAULT_REFERENCE } from '../../domain';
-
-export type ListingMarketType = MarketType;
-export type { ListingSort };
+/** A listed market: one of the three markets, or every player prop at once (`player_props`). */
+export type ListingMarketType = MarketType | 'player_props';
 
 /** A game as the listing needs it. */
 export interface ListingGame {
@@ -76,6 +60,9 @@ export interface ListingQuote {
   teamId: number | null;
   /** The side's handicap (spread), the total (total), null (moneyline). */
   point: number | null;
+  /** Player props: the player (0 or absent otherwise) and an alternate's line key ('' or absent on main lines). */
+  playerId?: number;
+  lineKey?: string;
   american: number;
   decimal: number;
   fractional: string;
@@ -149,10 +136,13 @@ export interface BuildListingInput {
   bookIds?: readonly number[] | null | undefined;
   teamIds?: readonly number[] | null | undefined;
   sides?: readonly string[] | null | undefined;
+  /** Player props only: these players, and these props (stored market types, player_points ...). */
+  playerIds?: readonly number[] | null | undefined;
+  propMarkets?: readonly string[] | null | undefined;
 }
 
 /** Sides of each market, as plain words (quotes carry their side as stored text). */
-const SIDES: Readonly<Record<MarketType, readonly [string, string]>> = SIDES_BY_MARKET;
+const SIDES: Readonly<Record<StoredMarketType, readonly [string, string]>> = SIDES_BY_MARKET;
 
 /** One book's de-vigged two-way market at one line, probabilities in SIDES order. */
 interface BookPair {
@@ -172,7 +162,7 @@ interface Reference extends ReferenceInfo {
   probability: number;
 }
 
-/** The quotes of one market (game, period, live flag) and what is derived from them once (also the fair close of CLV, src/graphql/closing.ts). */
+/** The quotes of one market (game, period, live flag; and player and prop on props) and what is derived from them once (also the fair close of CLV, src/graphql/closing.ts). */
 export class MarketView {
   /** Line -> de-vigged pairs quoting it. Map keys compare with SameValueZero, so 0 and -0 meet. */
   private readonly lines = new Map<number, LineGroup>();
@@ -185,17 +175,19 @@ export class MarketView {
   private readonly lastMove = new Map<number, number>();
 
   constructor(
-    readonly marketType: ListingMarketType,
+    readonly marketType: StoredMarketType,
     readonly game: ListingGame,
     quotes: readonly ListingQuote[],
     books: ReadonlyMap<number, ListingBook>,
     readonly method: DevigMethod,
   ) {
     const [first, second] = SIDES[marketType];
-    const byBook = new Map<number, Map<string, ListingQuote>>();
+    // Book -> its first side's quotes and its second side's; a prop's book may quote several lines
+    // (main and alternates), a game market's book one per side.
+    const byBook = new Map<number, { first: ListingQuote[]; second: ListingQuote[] }>();
     for (const q of quotes) {
-      const sides = byBook.get(q.bookId) ?? new Map<string, ListingQuote>();
-      sides.set(q.side, q);
+      const sides = byBook.get(q.bookId) ?? { first: [], second: [] };
+      (q.side === first ? sides.first : sides.second).push(q);
       byBook.set(q.bookId, sides);
       const key = `${q.side}|${this.lineOf(q)}`;
       const current = this.best.get(key);
@@ -204,26 +196,31 @@ export class MarketView {
     }
     const bookLines: number[] = [];
     for (const [bookId, sides] of byBook) {
-      const a = sides.get(first);
-      const b = sides.get(second);
-      if (!a || !b) continue;
-      const line = this.lineOf(a);
-      // A book hanging different lines on the two sides (mid-move) has no two-way market to de-vig.
-      if (line !== this.lineOf(b)) continue;
-      const pair: BookPair = { bookId, isSharp: books.get(bookId)?.isSharp ?? false, probabilities: devig([a.decimal, b.decimal], method) };
-      const group = this.lines.get(line) ?? { pairs: [], sharp: undefined, exchange: undefined };
-      group.pairs.push(pair);
-      if (pair.isSharp && !group.sharp) group.sharp = pair;
-      if (books.get(bookId)?.kind === 'exchange' && (!group.exchange || bookId < group.exchange.bookId)) group.exchange = pair;
-      this.lines.set(line, group);
-      bookLines.push(line);
+      for (const a of sides.first) {
+        const line = this.lineOf(a);
+        // A book hanging different lines on the two sides (mid-move) has no two-way market to de-vig.
+        const b = sides.second.find((q) => this.lineOf(q) === line);
+        if (!b) continue;
+        this.addPair(books, bookId, line, a, b, method, bookLines);
+      }
     }
     this.centre = marketType !== 'moneyline' && bookLines.length > 0 ? medianLine(bookLines) : null;
   }
 
+  /** One book's de-vigged pair `a`, `b` at `line`. */
+  private addPair(books: ReadonlyMap<number, ListingBook>, bookId: number, line: number, a: ListingQuote, b: ListingQuote, method: DevigMethod, bookLines: number[]): void {
+    const pair: BookPair = { bookId, isSharp: books.get(bookId)?.isSharp ?? false, probabilities: devig([a.decimal, b.decimal], method) };
+    const group = this.lines.get(line) ?? { pairs: [], sharp: undefined, exchange: undefined };
+    group.pairs.push(pair);
+    if (pair.isSharp && !group.sharp) group.sharp = pair;
+    if (books.get(bookId)?.kind === 'exchange' && (!group.exchange || bookId < group.exchange.bookId)) group.exchange = pair;
+    this.lines.set(line, group);
+    bookLines.push(line);
+  }
+
   /** The line a quote belongs to: home handicap (spread), total (total), 0 (moneyline). */
   lineOf(q: ListingQuote): number {
-    if (this.marketType === 'moneyline' || q.point === null) return 0;
+    if (!hasLine(this.marketType) || q.point === null) return 0;
     // +0 folds -0 (away +0 on a pick'em) onto the same line as home 0.
     if (this.marketType === 'spread') return q.side === 'home' ? q.point + 0 : -q.point + 0;
     return q.point;
@@ -260,7 +257,8 @@ export class MarketView {
   private computeReference(side: string, line: number, prefer: ReferenceChoice): Reference | null {
     const exact = this.atLine(side, line, prefer);
     if (exact) return exact;
-    if (this.marketType === 'moneyline' || this.lines.size === 0) return null;
+    // Props have no key-number model: a prop's reference is measured at its own line or not at all.
+    if (this.marketType === 'moneyline' || isPropMarket(this.marketType) || this.lines.size === 0) return null;
     // Nearest line with a reference; ties go to the line with more books, then the lower line, so the
     // choice does not depend on the order rows came back in.
     const nearest = [...this.lines.entries()].sort(
@@ -271,7 +269,7 @@ export class MarketView {
     if (!base) return null;
     const probability = adjustProbabilityForPoint({
       league: this.game.league,
-      market: this.marketType,
+      market: this.marketType as 'spread' | 'total',
       side: side as 'home' | 'away' | 'over' | 'under',
       probability: base.probability,
       fromPoint: this.sidePoint(nearest[0], side),
@@ -286,7 +284,7 @@ export class MarketView {
     const group = this.lines.get(line);
     if (!group || group.pairs.length === 0) return null;
     const index = this.sideIndex(side);
-    const point = this.marketType === 'moneyline' ? null : this.sidePoint(line, side);
+    const point = !hasLine(this.marketType) ? null : this.sidePoint(line, side);
     const book = prefer === 'sharp' ? group.sharp : prefer === 'exchange' ? group.exchange : undefined;
     if (book) {
       return { probability: book.probabilities[index] as number, reference: prefer, reference_point: point, point_adjusted: false, reference_book_count: 1 };
@@ -351,14 +349,15 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
   const prefer = input.reference ?? DEFAULT_REFERENCE;
   const games = new Map(input.games.map((g) => [g.id, g]));
   const bookOf = (id: number): ListingBook => input.books.get(id) ?? { id, name: null, isAggregate: false, isSharp: false };
-  const sides = SIDES[marketType];
+  const listed = (type: string): type is StoredMarketType => (marketType === 'player_props' ? isPropMarket(type) : type === marketType);
 
   const markets = new Map<string, ListingQuote[]>();
   for (const q of input.quotes) {
-    if (q.marketType !== marketType || !q.isAvailable || !sides.includes(q.side) || !games.has(q.gameId)) continue;
+    if (!listed(q.marketType) || !q.isAvailable || !SIDES[q.marketType].includes(q.side) || !games.has(q.gameId)) continue;
     if (bookOf(q.bookId).isAggregate) continue;
-    if (marketType !== 'moneyline' && q.point === null) continue;
-    const key = `${q.gameId}|${q.period}|${q.isLive}`;
+    if (hasLine(q.marketType) && q.point === null) continue;
+    // A prop's market is one player's prop in one game (its main and alternate lines together).
+    const key = `${q.gameId}|${q.period}|${q.isLive}|${q.marketType}|${q.playerId ?? 0}`;
     const list = markets.get(key) ?? [];
     list.push(q);
     markets.set(key, list);
@@ -368,10 +367,14 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
   const bookFilter = input.bookIds ? new Set(input.bookIds) : null;
   const teamFilter = input.teamIds ? new Set(input.teamIds) : null;
   const sideFilter = input.sides ? new Set(input.sides) : null;
+  const playerFilter = input.playerIds ? new Set(input.playerIds) : null;
+  const propFilter = input.propMarkets ? new Set(input.propMarkets) : null;
   const entries: ListingEntry[] = [];
   for (const quotes of markets.values()) {
     const game = games.get(quotes[0]!.gameId)!;
-    const view = new MarketView(marketType, game, quotes, input.books, devigMethod);
+    const view = new MarketView(quotes[0]!.marketType as StoredMarketType, game, quotes, input.books, devigMethod);
+    if (propFilter && !propFilter.has(view.marketType)) continue;
+    if (playerFilter && !playerFilter.has(quotes[0]!.playerId ?? 0)) continue;
     for (const q of quotes) {
       if (bookFilter && !bookFilter.has(q.bookId)) continue;
       if (sideFilter && !sideFilter.has(q.side)) continue;
@@ -417,6 +420,8 @@ function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: 
 function tieBreak(a: ListingEntry, b: ListingEntry): number {
   return (
     a.quote.gameId - b.quote.gameId ||
+    (a.quote.playerId ?? 0) - (b.quote.playerId ?? 0) ||
+    (a.quote.marketType < b.quote.marketType ? -1 : a.quote.marketType > b.quote.marketType ? 1 : 0) ||
     a.quote.bookId - b.quote.bookId ||
     (a.quote.side < b.quote.side ? -1 : a.quote.side > b.quote.side ? 1 : 0) ||
     (a.quote.point ?? 0) - (b.quote.point ?? 0) ||

@@ -1,0 +1,63 @@
+import { normalizePlayerName } from '../domain';
+import type { PrismaClient } from './client';
+import type { NormalizedDocument } from './feed-rows';
+import type { State } from './feed-state';
+
+// Players of player props: the quotes of a document name players by the source's spelling; each is
+// matched to a stored player by league + normalised name through PlayerAlias (a player's own name is
+// one of its aliases), or created. Never by team: a player who changes teams stays one player.
+
+const aliasKey = (leagueId: number, alias: string) => `${leagueId}|${alias}`;
+
+/**
+ * Sets `playerId` on every quote of `doc` that names a player (`playerName`), creating the players
+ * not stored yet. Runs before the capture's statement, like the game identities: a player created for
+ * a statement that is then refused stays, harmlessly (it is found by its alias next time).
+ */
+export async function resolvePlayers(prisma: PrismaClient, state: State, doc: NormalizedDocument): Promise<void> {
+  const named = doc.quotes.filter((q) => q.playerName);
+  if (!named.length) return;
+  const leagueOf = new Map(doc.games.map((g) => [g.id, g.leagueId]));
+  const wanted = new Map<string, { leagueId: number; alias: string; name: string }>();
+  for (const q of named) {
+    const leagueId = leagueOf.get(q.gameId);
+    const alias = normalizePlayerName(q.playerName!);
+    if (leagueId === undefined || !alias) continue;
+    const key = aliasKey(leagueId, alias);
+    if (!state.players.has(key) && !wanted.has(key)) wanted.set(key, { leagueId, alias, name: q.playerName!.trim() });
+  }
+  if (wanted.size) {
+    const open = [...wanted.values()];
+    const found = await prisma.$queryRawUnsafe<Array<{ leagueId: number; alias: string; playerId: number }>>(
+      `SELECT a."leagueId", a."alias", a."playerId" FROM "PlayerAlias" a JOIN unnest($1::int[], $2::text[]) AS w("leagueId", "alias") USING ("leagueId", "alias")`,
+      open.map((w) => w.leagueId),
+      open.map((w) => w.alias),
+    );
+    for (const f of found) state.players.set(aliasKey(f.leagueId, f.alias), Number(f.playerId));
+    for (const w of open) {
+      const key = aliasKey(w.leagueId, w.alias);
+      if (state.players.has(key)) continue;
+      state.players.set(key, await createPlayer(prisma, w));
+    }
+  }
+  for (const q of named) {
+    const leagueId = leagueOf.get(q.gameId);
+    const id = leagueId === undefined ? undefined : state.players.get(aliasKey(leagueId, normalizePlayerName(q.playerName!)));
+    q.playerId = id ?? 0;
+  }
+  // A quote whose player could not be matched (no league, an empty name) is not stored as a player's.
+  doc.quotes = doc.quotes.filter((q) => !q.playerName || (q.playerId ?? 0) > 0);
+}
+
+/** A new player and its own name as alias; if another process created the alias meanwhile, that player. */
+async function createPlayer(prisma: PrismaClient, w: { leagueId: number; alias: string; name: string }): Promise<number> {
+  const [row] = await prisma.$queryRawUnsafe<Array<{ id: number }>>(
+    `WITH p AS (INSERT INTO "Player" ("leagueId", "name", "updatedAt") VALUES ($1, $2, now()) RETURNING "id"),
+      a AS (INSERT INTO "PlayerAlias" ("leagueId", "alias", "playerId") SELECT $1, $3, "id" FROM p ON CONFLICT DO NOTHING RETURNING "playerId")
+     SELECT COALESCE((SELECT "playerId" FROM a), (SELECT "playerId" FROM "PlayerAlias" WHERE "leagueId" = $1 AND "alias" = $3)) AS "id"`,
+    w.leagueId,
+    w.name,
+    w.alias,
+  );
+  return Number(row!.id);
+}
