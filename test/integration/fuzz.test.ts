@@ -196,5 +196,5 @@ describe('when the GraphQL variables of every REST operation get hostile values,
         { numRuns: RUNS_PER_OPERATION, seed: seed++, endOnFailure: true },
       );
     }
-  });
+  }, 300_000); // every operation of the schema, props and signals included: minutes on a loaded machine
 });

@@ -167,7 +167,7 @@ describe('player props: the real WNBA props captures', () => {
       expect(e.ev.true_probability).toBeCloseTo(fair, 4);
       expect(e.ev.ev_per_100).toBeCloseTo((fair * e.odds.decimal - 1) * 100, 1);
     }
-  });
+  }, 120_000); // every listing entry of the real props day checked against its own de-vig
 
   test('when the props listing is asked with a bad filter, then it answers 400 naming the parameter', async () => {
     for (const query of ['prop_type=dunks', 'side=home', 'limit=0', 'player_id=abc', 'sort=best']) {
