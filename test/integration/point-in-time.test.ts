@@ -80,8 +80,11 @@ describe('point in time', () => {
         const p = consensusAt(outcomes, ['home', 'away'], 'home', lineOf({ ...e, market_type: 'spread' }));
         expect(e.ev).toMatchObject({ reference: 'consensus', devig_method: 'power', point_adjusted: false, decimal_odds: e.odds.decimal });
         expect(e.ev.true_probability).toBeCloseTo(p, 4);
-        expect(e.ev.implied_probability).toBeCloseTo(1 / e.odds.decimal, 4);
-        expect(e.ev.ev_per_100).toBeCloseTo((p * e.odds.decimal - 1) * 100, 2);
+        // The answered decimal is rounded to 4 places; the math used the price's full precision.
+        const d = e.odds.original > 0 ? 1 + e.odds.original / 100 : 1 + 100 / -e.odds.original;
+        expect(e.odds.decimal).toBeCloseTo(d, 4);
+        expect(e.ev.implied_probability).toBeCloseTo(1 / d, 4);
+        expect(e.ev.ev_per_100).toBeCloseTo((p * d - 1) * 100, 2);
         expect(e.value).toBe(e.ev.ev_per_100);
         // Confirmed when its game last changed by then, whatever the scope read: the listing (one market)
         // and the game route (every market) agree.

@@ -141,6 +141,13 @@ run('live odds board in Chromium', () => {
     await expect(overflow()).resolves.toBeLessThanOrEqual(0);
     const card = await page.locator('#game-7101').boundingBox();
     expect(card!.x + card!.width).toBeLessThanOrEqual(390);
+    // The chart is drawn again to the narrower card, not clipped.
+    await page.waitForFunction(() => {
+      const doc = (globalThis as any).document;
+      const canvas = doc.querySelector('#game-7101 .chart canvas');
+      const box = doc.querySelector('#game-7101 .chart');
+      return !!canvas && !!box && canvas.getBoundingClientRect().width <= box.getBoundingClientRect().width;
+    });
     await page.setViewportSize({ width: 1400, height: 900 });
     await expect(overflow()).resolves.toBeLessThanOrEqual(0);
   });

@@ -657,6 +657,15 @@
       });
   }
 
+  // Charts are drawn to their box's width: drawn again when the window changes size (a phone turned).
+  var resizeTimer = null;
+  window.addEventListener('resize', function () {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(function () {
+      if (state) Object.keys(state.cards).forEach(function (id) { if (state.cards[id].root.isConnected) drawChart(state.cards[id]); });
+    }, 150);
+  });
+
   bindFilters();
   window.OddsApiKey.bindForm(document.getElementById('key-form'), document.getElementById('api-key'), start);
 })();
