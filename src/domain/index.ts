@@ -20,3 +20,4 @@ export * from './closing';
 export * from './residual-fit';
 export * from './webhook-retry';
 export * from './listing';
+export * from './bettable';

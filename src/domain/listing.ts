@@ -11,6 +11,8 @@
  * - A "line" identifies a two-way pair: the home handicap for spreads (home -3.5 pairs with away +3.5),
  *   the total for totals, nothing for moneylines. A book contributes a de-vigged pair at a line only
  *   when it quotes both sides there.
+ * - Only bettable prices (domain/bettable.ts: a pregame price before the game starts, a live price
+ *   while it is played, fresh) are profitable, arbitrage legs or middles; the others are listed, marked.
  * - Reference (true) probability of an outcome at line L: the sharp book's de-vigged pair at L; else
  *   the consensus of every book's de-vigged pair at L; else the reference at the nearest line that has
  *   one, moved to L with the key-number model, centred on the median line of the market.
@@ -22,8 +24,9 @@ import { devig, type DevigMethod } from './devig';
 import { valueMetrics, type ValueMetrics } from './ev';
 import { adjustProbabilityForPoint, type League } from './key-numbers';
 import { SIDES_BY_MARKET, type MarketType } from './market-types';
+import { notBettableReason } from './bettable';
 import { isBookFrozen, staleReason } from './stale';
-import { DEFAULT_REFERENCE, type ListingSort, type ReferenceChoice, type StaleReason } from './vocabulary';
+import { DEFAULT_LIVE_FILTER, DEFAULT_REFERENCE, type ListingSort, type LiveFilter, type NotBettableReason, type ReferenceChoice, type StaleReason } from './vocabulary';
 
 export type ListingMarketType = MarketType;
 
@@ -36,6 +39,8 @@ export interface ListingGame {
   awayTeamId: number;
   /** The game is being played: a book that stops moving meanwhile is flagged (BOOK_FROZEN). Default false. */
   live?: boolean;
+  /** The game has started (its pregame prices can no longer be bet). Default: `live`. */
+  started?: boolean;
 }
 
 export interface ListingBook {
@@ -102,6 +107,10 @@ export interface ListingEv extends Omit<ValueMetrics, 'true_probability' | 'edge
   devig_method: DevigMethod;
   /** Why `stale` is true (domain/stale.ts), or null when the price is fresh. */
   stale_reason: StaleReason | null;
+  /** The price can be bet now (domain/bettable.ts); profitable and arbitrage are only ever true when it can. */
+  bettable: boolean;
+  /** Why it cannot, or null when it can. */
+  not_bettable_reason: NotBettableReason | null;
   reference: ReferenceInfo | null;
   arbitrage_detail: ArbitrageDetail | null;
 }
@@ -132,6 +141,8 @@ export interface BuildListingInput {
   bookIds?: readonly number[] | null | undefined;
   teamIds?: readonly number[] | null | undefined;
   sides?: readonly string[] | null | undefined;
+  /** Pregame prices only, live prices only, or all (default DEFAULT_LIVE_FILTER). */
+  live?: LiveFilter | undefined;
 }
 
 /** Sides of each market, as plain words (quotes carry their side as stored text). */
@@ -159,13 +170,14 @@ interface Reference extends ReferenceInfo {
 export class MarketView {
   /** Line -> de-vigged pairs quoting it. Map keys compare with SameValueZero, so 0 and -0 meet. */
   private readonly lines = new Map<number, LineGroup>();
-  /** `${side}|${line}` -> best (highest decimal) quote on that side at that line. */
-  private readonly best = new Map<string, ListingQuote>();
+  /** `${side}|${line}` -> the quotes on that side at that line, best (highest decimal) first. */
+  private readonly bySideLine = new Map<string, ListingQuote[]>();
   /** Median of the books' lines in the first side's convention; null for moneylines or no pair. */
   private readonly centre: number | null;
   private readonly refCache = new Map<string, Reference | null>();
   /** Book id -> when its price last moved in this market (newest changedAt of its quotes). */
   private readonly lastMove = new Map<number, number>();
+  private readonly bettableCache = new Map<ListingQuote, { at: number; reason: NotBettableReason | null }>();
 
   constructor(
     readonly marketType: ListingMarketType,
@@ -181,10 +193,10 @@ export class MarketView {
       sides.set(q.side, q);
       byBook.set(q.bookId, sides);
       const key = `${q.side}|${this.lineOf(q)}`;
-      const current = this.best.get(key);
-      if (!current || q.decimal > current.decimal || (q.decimal === current.decimal && q.bookId < current.bookId)) this.best.set(key, q);
+      this.bySideLine.set(key, [...(this.bySideLine.get(key) ?? []), q]);
       this.lastMove.set(q.bookId, Math.max(this.lastMove.get(q.bookId) ?? -Infinity, q.changedAt.getTime()));
     }
+    for (const list of this.bySideLine.values()) list.sort((a, b) => b.decimal - a.decimal || a.bookId - b.bookId);
     const bookLines: number[] = [];
     for (const [bookId, sides] of byBook) {
       const a = sides.get(first);
@@ -295,10 +307,41 @@ export class MarketView {
     return staleReason({ seenAt: q.seenAt, now, isLive: q.isLive, probability: own, consensusProbability: consensus?.probability ?? null, bookFrozen: this.frozen(q.bookId) });
   }
 
-  /** The best price on the other side at the quote's line, when the two make an arbitrage. */
+  /** Why `q` cannot be bet at `now` (domain/bettable.ts), or null when it can. */
+  notBettable(q: ListingQuote, now: Date): NotBettableReason | null {
+    // Asked once per quote and once per arbitrage or middle it could be a leg of: remembered per clock.
+    const cached = this.bettableCache.get(q);
+    if (cached && cached.at === now.getTime()) return cached.reason;
+    const inPlay = this.game.live ?? false;
+    const reason = notBettableReason({
+      isAvailable: q.isAvailable,
+      isLive: q.isLive,
+      gameStarted: this.game.started ?? inPlay,
+      gameInPlay: inPlay,
+      stale: this.staleReason(q, now) !== null,
+    });
+    this.bettableCache.set(q, { at: now.getTime(), reason });
+    return reason;
+  }
+
+  /** The bettable quotes on `side` at `line` (its own convention's line, lineOf), best first. */
+  bettableAt(side: string, line: number, now: Date): ListingQuote[] {
+    return (this.bySideLine.get(`${side}|${line}`) ?? []).filter((q) => this.notBettable(q, now) === null);
+  }
+
+  /** Every line quoted on `side`, in lineOf's convention. */
+  linesOf(side: string): number[] {
+    return [...this.bySideLine.keys()].filter((k) => k.startsWith(`${side}|`)).map((k) => Number(k.slice(side.length + 1)));
+  }
+
+  /**
+   * The best bettable price on the other side at the quote's line, when the two make an arbitrage.
+   * Only bettable prices are legs: a price that cannot be bet locks no profit.
+   */
   arbitrage(q: ListingQuote, now: Date): ArbitrageDetail | null {
+    if (this.notBettable(q, now) !== null) return null;
     const [first, second] = SIDES[this.marketType];
-    const other = this.best.get(`${q.side === first ? second : first}|${this.lineOf(q)}`);
+    const other = this.bettableAt(q.side === first ? second : first, this.lineOf(q), now)[0];
     if (!other) return null;
     const arb = findArbitrage([q.decimal, other.decimal]);
     if (!arb) return null;
@@ -351,6 +394,7 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
   const bookFilter = input.bookIds ? new Set(input.bookIds) : null;
   const teamFilter = input.teamIds ? new Set(input.teamIds) : null;
   const sideFilter = input.sides ? new Set(input.sides) : null;
+  const live = input.live ?? DEFAULT_LIVE_FILTER;
   const entries: ListingEntry[] = [];
   for (const quotes of markets.values()) {
     const game = games.get(quotes[0]!.gameId)!;
@@ -358,6 +402,7 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
     for (const q of quotes) {
       if (bookFilter && !bookFilter.has(q.bookId)) continue;
       if (sideFilter && !sideFilter.has(q.side)) continue;
+      if ((live === 'pregame' && q.isLive) || (live === 'live' && !q.isLive)) continue;
       if (teamFilter && (q.teamId === null || !teamFilter.has(q.teamId))) continue;
       entries.push(entryFor(view, q, bookOf(q.bookId), devigMethod, prefer, now));
     }
@@ -370,13 +415,25 @@ function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: 
   const reference = view.reference(q.side, line, prefer);
   const reason = view.staleReason(q, now);
   const stale = reason !== null;
+  const notBettable = view.notBettable(q, now);
+  const bettable = notBettable === null;
   const arbitrageDetail = view.arbitrage(q, now);
   const arbitrage = arbitrageDetail !== null;
   let ev: ListingEv;
   if (reference) {
     const metrics = valueMetrics({ decimalOdds: q.decimal, trueProbability: reference.probability, stale, arbitrage });
     const { probability: _p, ...info } = reference;
-    ev = { ...metrics, devig_method: method, stale_reason: reason, reference: info, arbitrage_detail: arbitrageDetail };
+    // A price that cannot be bet is never advertised as value, however good its figure.
+    ev = {
+      ...metrics,
+      profitable: metrics.profitable && bettable,
+      devig_method: method,
+      stale_reason: reason,
+      bettable,
+      not_bettable_reason: notBettable,
+      reference: info,
+      arbitrage_detail: arbitrageDetail,
+    };
   } else {
     ev = {
       decimal_odds: q.decimal,
@@ -390,6 +447,8 @@ function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: 
       arbitrage,
       devig_method: method,
       stale_reason: reason,
+      bettable,
+      not_bettable_reason: notBettable,
       reference: null,
       arbitrage_detail: arbitrageDetail,
     };

@@ -836,7 +836,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -931,7 +931,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -1026,7 +1026,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -1127,7 +1127,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -1222,7 +1222,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -1556,7 +1556,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -1651,7 +1651,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -1746,7 +1746,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -1847,7 +1847,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -1942,7 +1942,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -3020,6 +3020,8 @@ export interface operations {
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                 /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
                 reference?: "sharp" | "exchange" | "consensus";
+                /** @description Which prices by when they are offered: pregame, live (in-game) or all (default all; each entry says is_live, and only bettable prices are profitable or arbitrage legs) */
+                live?: "pregame" | "live" | "all";
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description The outcome's team (home or away side) (comma-separated and/or repeated) */
@@ -3131,7 +3133,7 @@ export interface operations {
                                 edge_percentage: number | null;
                                 /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
                                 ev_per_100: number | null;
-                                /** @description evPer100 > 0. */
+                                /** @description evPer100 > 0 and the price is bettable. */
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
@@ -3143,7 +3145,11 @@ export interface operations {
                                  *     book's last move.
                                  */
                                 stale_reason: string | null;
-                                /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
+                                /** @description Extension: the price can be bet now: a pregame price before the game starts or a live price while it is played, listed by the book and not stale. */
+                                bettable: boolean;
+                                /** @description Extension: why it cannot be bet, the first that applies: unavailable (the book no longer lists it), game_started (a pregame price of a started game), not_in_play (a live price of a game not being played), stale; null when bettable. */
+                                not_bettable_reason: string | null;
+                                /** @description This price and the best bettable price of the complementary side at the same point sum (in 1/d) below 1; only bettable prices are legs. */
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
@@ -3214,6 +3220,8 @@ export interface operations {
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                 /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
                 reference?: "sharp" | "exchange" | "consensus";
+                /** @description Which prices by when they are offered: pregame, live (in-game) or all (default all; each entry says is_live, and only bettable prices are profitable or arbitrage legs) */
+                live?: "pregame" | "live" | "all";
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description The outcome's team (home or away side) (comma-separated and/or repeated) */
@@ -3325,7 +3333,7 @@ export interface operations {
                                 edge_percentage: number | null;
                                 /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
                                 ev_per_100: number | null;
-                                /** @description evPer100 > 0. */
+                                /** @description evPer100 > 0 and the price is bettable. */
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
@@ -3337,7 +3345,11 @@ export interface operations {
                                  *     book's last move.
                                  */
                                 stale_reason: string | null;
-                                /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
+                                /** @description Extension: the price can be bet now: a pregame price before the game starts or a live price while it is played, listed by the book and not stale. */
+                                bettable: boolean;
+                                /** @description Extension: why it cannot be bet, the first that applies: unavailable (the book no longer lists it), game_started (a pregame price of a started game), not_in_play (a live price of a game not being played), stale; null when bettable. */
+                                not_bettable_reason: string | null;
+                                /** @description This price and the best bettable price of the complementary side at the same point sum (in 1/d) below 1; only bettable prices are legs. */
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
@@ -3408,6 +3420,8 @@ export interface operations {
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                 /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
                 reference?: "sharp" | "exchange" | "consensus";
+                /** @description Which prices by when they are offered: pregame, live (in-game) or all (default all; each entry says is_live, and only bettable prices are profitable or arbitrage legs) */
+                live?: "pregame" | "live" | "all";
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description over and/or under (comma-separated and/or repeated) */
@@ -3519,7 +3533,7 @@ export interface operations {
                                 edge_percentage: number | null;
                                 /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
                                 ev_per_100: number | null;
-                                /** @description evPer100 > 0. */
+                                /** @description evPer100 > 0 and the price is bettable. */
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
@@ -3531,7 +3545,11 @@ export interface operations {
                                  *     book's last move.
                                  */
                                 stale_reason: string | null;
-                                /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
+                                /** @description Extension: the price can be bet now: a pregame price before the game starts or a live price while it is played, listed by the book and not stale. */
+                                bettable: boolean;
+                                /** @description Extension: why it cannot be bet, the first that applies: unavailable (the book no longer lists it), game_started (a pregame price of a started game), not_in_play (a live price of a game not being played), stale; null when bettable. */
+                                not_bettable_reason: string | null;
+                                /** @description This price and the best bettable price of the complementary side at the same point sum (in 1/d) below 1; only bettable prices are legs. */
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
@@ -3796,7 +3814,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -3885,7 +3903,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -3974,7 +3992,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -4479,7 +4497,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -4574,7 +4592,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -4669,7 +4687,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -4770,7 +4788,7 @@ export interface operations {
                                             count: number;
                                             /** @description Outcomes currently available. */
                                             available_count: number;
-                                            /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                            /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                             best_odds: {
                                                 /** @description Decimal odds. */
                                                 decimal: number;
@@ -4865,7 +4883,7 @@ export interface operations {
                                             count: number;
                                             /** @description Outcomes currently available. */
                                             available_count: number;
-                                            /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                            /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                             best_odds: {
                                                 /** @description Decimal odds. */
                                                 decimal: number;

@@ -5,6 +5,7 @@ import type { Side } from '../../domain';
 import type { Period } from '../../domain';
 import type { ListingPeriod } from '../../domain';
 import type { ListingSort } from '../../domain';
+import type { LiveFilter as ListingLiveFilter } from '../../domain';
 import type { StatusWord as GameStatusFilter } from '../../domain';
 import type { DevigMethod } from '../../domain';
 import type { Plan } from '../../domain';
@@ -457,10 +458,12 @@ export { DevigMethod };
 /** Value metrics of one listed outcome (spec 2.4). Probabilities have 4 decimals, percentages and evPer100 2. */
 export type Ev = {
   __typename?: 'Ev';
-  /** This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
+  /** This price and the best bettable price of the complementary side at the same point sum (in 1/d) below 1; only bettable prices are legs. */
   arbitrage: Scalars['Boolean']['output'];
   /** Extension: the stake split when arbitrage is true, else null. */
   arbitrageDetail: Maybe<ArbitrageDetail>;
+  /** Extension: the price can be bet now: a pregame price before the game starts or a live price while it is played, listed by the book and not stale. */
+  bettable: Scalars['Boolean']['output'];
   /** 1/decimalOdds: the win rate at which the bet breaks even. */
   breakEvenProbability: Scalars['Float']['output'];
   /** The price as decimal odds. */
@@ -473,9 +476,11 @@ export type Ev = {
   evPer100: Maybe<Scalars['Float']['output']>;
   /** 1/decimalOdds, margin included. */
   impliedProbability: Scalars['Float']['output'];
+  /** Extension: why it cannot be bet, the first that applies: unavailable (the book no longer lists it), game_started (a pregame price of a started game), not_in_play (a live price of a game not being played), stale; null when bettable. */
+  notBettableReason: Maybe<Scalars['String']['output']>;
   /** Extension: true when the reference was moved from referencePoint to this outcome's point with the key-number model. */
   pointAdjusted: Maybe<Scalars['Boolean']['output']>;
-  /** evPer100 > 0. */
+  /** evPer100 > 0 and the price is bettable. */
   profitable: Scalars['Boolean']['output'];
   /** Extension: sharp (the sharp book's de-vigged price), exchange (an exchange's) or consensus (mean of every book's de-vigged price); null without a reference. */
   reference: Maybe<Scalars['String']['output']>;
@@ -723,6 +728,8 @@ export type LineMovementRecord = {
   value: Maybe<Scalars['Float']['output']>;
 };
 
+export { ListingLiveFilter };
+
 /** One book's price in a cross-game listing (spec 2.4 Outcome with gameId, value and ev). */
 export type ListingOutcome = {
   __typename?: 'ListingOutcome';
@@ -870,7 +877,7 @@ export type Market = {
   __typename?: 'Market';
   /** Outcomes currently available. */
   availableCount: Scalars['Int']['output'];
-  /** Highest available price among real books (not aggregates), any side. Null when none. */
+  /** Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
   bestOdds: Maybe<BestOdds>;
   /** Extension: best available price per side. */
   bestOddsBySide: Array<BestOdds>;
@@ -1314,6 +1321,7 @@ export type QueryMarketListingArgs = {
   date?: InputMaybe<Scalars['Date']['input']>;
   devig?: InputMaybe<DevigMethod>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  live?: InputMaybe<ListingLiveFilter>;
   marketType: MarketType;
   period?: InputMaybe<ListingPeriod>;
   reference?: InputMaybe<ReferenceChoice>;
@@ -1748,6 +1756,7 @@ export type ResolversTypes = {
   LineMovement: ResolverTypeWrapper<LineMovement>;
   LineMovementList: ResolverTypeWrapper<LineMovementList>;
   LineMovementRecord: ResolverTypeWrapper<LineMovementRecord>;
+  ListingLiveFilter: ListingLiveFilter;
   ListingOutcome: ResolverTypeWrapper<ListingOutcome>;
   ListingPeriod: ListingPeriod;
   ListingSort: ListingSort;
@@ -2119,12 +2128,14 @@ export type DevigMethodResolvers = EnumResolverSignature<{ ADDITIVE?: any, MULTI
 export type EvResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Ev'] = ResolversParentTypes['Ev']> = {
   arbitrage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   arbitrageDetail?: Resolver<Maybe<ResolversTypes['ArbitrageDetail']>, ParentType, ContextType>;
+  bettable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   breakEvenProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   decimalOdds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   devigMethod?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   edgePercentage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   evPer100?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   impliedProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  notBettableReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   pointAdjusted?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   profitable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   reference?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2257,6 +2268,8 @@ export type LineMovementRecordResolvers<ContextType = GraphQLContext, ParentType
   value?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
+
+export type ListingLiveFilterResolvers = EnumResolverSignature<{ ALL?: any, LIVE?: any, PREGAME?: any }, ResolversTypes['ListingLiveFilter']>;
 
 export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListingOutcome'] = ResolversParentTypes['ListingOutcome']> = {
   ageSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2473,7 +2486,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   leagues?: Resolver<Array<ResolversTypes['League']>, ParentType, ContextType, Partial<QueryLeaguesArgs>>;
   lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, Partial<QueryLineMovementArgs>>;
   liveGames?: Resolver<ResolversTypes['LiveOdds'], ParentType, ContextType, Partial<QueryLiveGamesArgs>>;
-  marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'marketType' | 'period' | 'reference'>>;
+  marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'live' | 'marketType' | 'period' | 'reference'>>;
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sportsbooks?: Resolver<Array<ResolversTypes['Sportsbook']>, ParentType, ContextType>;
   teams?: Resolver<Array<ResolversTypes['Team']>, ParentType, ContextType, Partial<QueryTeamsArgs>>;
@@ -2653,6 +2666,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   LineMovement?: LineMovementResolvers<ContextType>;
   LineMovementList?: LineMovementListResolvers<ContextType>;
   LineMovementRecord?: LineMovementRecordResolvers<ContextType>;
+  ListingLiveFilter?: ListingLiveFilterResolvers;
   ListingOutcome?: ListingOutcomeResolvers<ContextType>;
   ListingPeriod?: ListingPeriodResolvers;
   ListingSort?: ListingSortResolvers;

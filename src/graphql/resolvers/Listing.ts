@@ -1,4 +1,4 @@
-import { DEFAULT_DEVIG_METHOD, DEFAULT_REFERENCE, LIVE_STATUSES, MARKET_TYPE_TABLE, SIDES_BY_MARKET, type MarketTypeDefinition } from '../../domain';
+import { DEFAULT_DEVIG_METHOD, DEFAULT_LIVE_FILTER, DEFAULT_REFERENCE, gameTiming, MARKET_TYPE_TABLE, SIDES_BY_MARKET, type MarketTypeDefinition } from '../../domain';
 import { findListingRows } from '../../db/listing-repository';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { checkSomeOf, dayOrToday, invalidParameter, list } from '../arguments';
@@ -39,8 +39,7 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
     // from it on when the book had one), as Query.game with asOf shows it; and a game counts as being
     // played when it had started and had a live price by then (its status then is not kept).
     const quotes = asOf ? rows.games.flatMap((g) => chooseShown(rows.quotes.filter((q) => q.gameId === g.id), asOf >= g.startTime)) : rows.quotes;
-    const playing = (g: (typeof rows.games)[number]) =>
-      asOf ? asOf >= g.startTime && quotes.some((q) => q.gameId === g.id && q.isLive) : LIVE_STATUSES.includes(g.status);
+    const timing = (g: (typeof rows.games)[number]) => gameTiming(g, asOf ? { at: asOf, hasLivePrice: quotes.some((q) => q.gameId === g.id && q.isLive) } : undefined);
     const entries = buildListing({
       marketType,
       games: rows.games.map((g) => ({
@@ -48,7 +47,8 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
         league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
         homeTeamId: g.homeTeamId,
         awayTeamId: g.awayTeamId,
-        live: playing(g),
+        live: timing(g).inPlay,
+        started: timing(g).started,
       })),
       quotes,
       books,
@@ -59,6 +59,7 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing'> = {
       bookIds: list(args.bookId),
       teamIds,
       sides,
+      live: args.live ?? DEFAULT_LIVE_FILTER,
     });
 
     const teamIdsUsed = [...new Set(entries.flatMap((e) => (e.quote.teamId === null ? [] : [e.quote.teamId])))];
