@@ -21,3 +21,4 @@ export * from './residual-fit';
 export * from './webhook-retry';
 export * from './listing';
 export * from './bettable';
+export * from './middles';

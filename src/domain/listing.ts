@@ -24,6 +24,7 @@ import { devig, type DevigMethod } from './devig';
 import { valueMetrics, type ValueMetrics } from './ev';
 import { adjustProbabilityForPoint, type League } from './key-numbers';
 import { SIDES_BY_MARKET, type MarketType } from './market-types';
+import { findMiddle, type Middle } from './middles';
 import { notBettableReason } from './bettable';
 import { isBookFrozen, staleReason } from './stale';
 import { DEFAULT_LIVE_FILTER, DEFAULT_REFERENCE, type ListingSort, type LiveFilter, type NotBettableReason, type ReferenceChoice, type StaleReason } from './vocabulary';
@@ -145,6 +146,19 @@ export interface BuildListingInput {
   live?: LiveFilter | undefined;
 }
 
+/** A middle (domain/middles.ts) between two bettable prices of one market. */
+export interface MiddleEntry {
+  game: ListingGame;
+  marketType: MarketType;
+  period: string;
+  isLive: boolean;
+  /** The leg that wins above its line: over, or home. */
+  low: ListingQuote;
+  /** The leg that wins below its line: under, or away. */
+  high: ListingQuote;
+  middle: Middle;
+}
+
 /** Sides of each market, as plain words (quotes carry their side as stored text). */
 const SIDES: Readonly<Record<MarketType, readonly [string, string]>> = SIDES_BY_MARKET;
 
@@ -182,7 +196,7 @@ export class MarketView {
   constructor(
     readonly marketType: ListingMarketType,
     readonly game: ListingGame,
-    quotes: readonly ListingQuote[],
+    readonly quotes: readonly ListingQuote[],
     books: ReadonlyMap<number, ListingBook>,
     readonly method: DevigMethod,
   ) {
@@ -335,6 +349,39 @@ export class MarketView {
   }
 
   /**
+   * The middles of this market at `now`: for every line of the first side (over, home) and every line
+   * of the second (under, away) whose window holds results that win both, the best bettable price of
+   * each, in order of EV. Result Y is the total, or the home margin (home at handicap h wins when
+   * Y > -h, away at handicap a when Y < a), centred on the market's median line. None on moneylines
+   * or without a two-way price to centre on.
+   */
+  middles(now: Date): MiddleEntry[] {
+    if (this.marketType === 'moneyline' || this.centre === null || this.lines.size === 0) return [];
+    const market = this.marketType;
+    const [first, second] = SIDES[market];
+    // lineOf is the home handicap (spreads) or the total: in Y that is -line for both spread sides.
+    const inY = (line: number) => (market === 'spread' ? -line + 0 : line);
+    const out: MiddleEntry[] = [];
+    for (const lowLine of this.linesOf(first)) {
+      const low = this.bettableAt(first, lowLine, now)[0];
+      if (!low) continue;
+      for (const highLine of this.linesOf(second)) {
+        const high = this.bettableAt(second, highLine, now)[0];
+        if (!high) continue;
+        const middle = findMiddle({
+          league: this.game.league,
+          market,
+          low: { line: inY(lowLine), decimal: low.decimal },
+          high: { line: inY(highLine), decimal: high.decimal },
+          mean: inY(this.centre),
+        });
+        if (middle) out.push({ game: this.game, marketType: market, period: low.period, isLive: low.isLive, low, high, middle });
+      }
+    }
+    return out.sort((a, b) => b.middle.ev_per_100 - a.middle.ev_per_100 || a.middle.window.low - b.middle.window.low);
+  }
+
+  /**
    * The best bettable price on the other side at the quote's line, when the two make an arbitrage.
    * Only bettable prices are legs: a price that cannot be bet locks no profit.
    */
@@ -373,22 +420,9 @@ export class MarketView {
  * unavailable are ignored.
  */
 export function buildListing(input: BuildListingInput): ListingEntry[] {
-  const { marketType, devigMethod, now } = input;
+  const { devigMethod, now } = input;
   const prefer = input.reference ?? DEFAULT_REFERENCE;
-  const games = new Map(input.games.map((g) => [g.id, g]));
   const bookOf = (id: number): ListingBook => input.books.get(id) ?? { id, name: null, isAggregate: false, isSharp: false };
-  const sides = SIDES[marketType];
-
-  const markets = new Map<string, ListingQuote[]>();
-  for (const q of input.quotes) {
-    if (q.marketType !== marketType || !q.isAvailable || !sides.includes(q.side) || !games.has(q.gameId)) continue;
-    if (bookOf(q.bookId).isAggregate) continue;
-    if (marketType !== 'moneyline' && q.point === null) continue;
-    const key = `${q.gameId}|${q.period}|${q.isLive}`;
-    const list = markets.get(key) ?? [];
-    list.push(q);
-    markets.set(key, list);
-  }
 
   // Absent filters do not filter; an empty list matches nothing (the rule of src/graphql/arguments.ts).
   const bookFilter = input.bookIds ? new Set(input.bookIds) : null;
@@ -396,10 +430,8 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
   const sideFilter = input.sides ? new Set(input.sides) : null;
   const live = input.live ?? DEFAULT_LIVE_FILTER;
   const entries: ListingEntry[] = [];
-  for (const quotes of markets.values()) {
-    const game = games.get(quotes[0]!.gameId)!;
-    const view = new MarketView(marketType, game, quotes, input.books, devigMethod);
-    for (const q of quotes) {
+  for (const view of marketViews(input)) {
+    for (const q of view.quotes) {
       if (bookFilter && !bookFilter.has(q.bookId)) continue;
       if (sideFilter && !sideFilter.has(q.side)) continue;
       if ((live === 'pregame' && q.isLive) || (live === 'live' && !q.isLive)) continue;
@@ -408,6 +440,27 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
     }
   }
   return entries.sort(input.sort === 'odds' ? byOdds : byValue);
+}
+
+/**
+ * The markets (game, period, live flag) of one market type, each a MarketView over its available
+ * quotes of real books (aggregates dropped; spreads and totals without a point dropped).
+ */
+export function marketViews(input: Pick<BuildListingInput, 'marketType' | 'games' | 'quotes' | 'books' | 'devigMethod'>): MarketView[] {
+  const { marketType } = input;
+  const games = new Map(input.games.map((g) => [g.id, g]));
+  const sides = SIDES[marketType];
+  const markets = new Map<string, ListingQuote[]>();
+  for (const q of input.quotes) {
+    if (q.marketType !== marketType || !q.isAvailable || !sides.includes(q.side) || !games.has(q.gameId)) continue;
+    if (input.books.get(q.bookId)?.isAggregate) continue;
+    if (marketType !== 'moneyline' && q.point === null) continue;
+    const key = `${q.gameId}|${q.period}|${q.isLive}`;
+    const list = markets.get(key) ?? [];
+    list.push(q);
+    markets.set(key, list);
+  }
+  return [...markets.values()].map((quotes) => new MarketView(marketType, games.get(quotes[0]!.gameId)!, quotes, input.books, input.devigMethod));
 }
 
 function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: DevigMethod, prefer: ReferenceChoice, now: Date): ListingEntry {

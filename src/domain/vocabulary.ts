@@ -131,3 +131,7 @@ export const DEFAULT_LIVE_FILTER: LiveFilter = 'all';
  */
 export const NOT_BETTABLE_REASONS = ['unavailable', 'game_started', 'not_in_play', 'stale'] as const;
 export type NotBettableReason = (typeof NOT_BETTABLE_REASONS)[number];
+
+/** The markets middles are looked for in (domain/middles.ts): the two with a line. */
+export const MIDDLE_MARKET_TYPES = ['spread', 'total'] as const;
+export type MiddleMarketType = (typeof MIDDLE_MARKET_TYPES)[number];

@@ -216,6 +216,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nba/odds/markets/middles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Middles: pairs of bettable spread or total prices at different lines that both win inside a window, with stakes, probability and EV
+         * @description For every pair of lines on opposite sides of one game, period and live flag whose window holds results that win both bets (over 220.5 and under 223.5: totals of 221 to 223), the best bettable price of each side at its line among real books. Stakes equalise the return when one leg wins; middle_probability comes from the key-number model centred on the median line; ev_per_100 is the expected profit of 100 staked on the pair. Highest ev_per_100 first.
+         */
+        get: operations["Middles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/nba/odds/live": {
         parameters: {
             query?: never;
@@ -3589,6 +3609,162 @@ export interface operations {
                                         stale: boolean;
                                     };
                                 } | null;
+                            };
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    Middles: {
+        parameters: {
+            query?: {
+                /** @description spread and/or total (default both) (comma-separated and/or repeated) */
+                market_type?: ("spread" | "total")[];
+                /** @description League-local day (LEAGUE_TIME_ZONE), default today; without it, game_id is not limited to a day */
+                date?: string;
+                /** @description One or more game ids (comma-separated and/or repeated) */
+                game_id?: number[];
+                /** @description Only middles with a leg at one of these books (comma-separated and/or repeated) */
+                book_id?: number[];
+                /** @description full_game (default; full is an alias) or first_half */
+                period?: "full" | "full_game" | "first_half";
+                /** @description pregame, live (in-game) or all (default all); the two legs are always both pregame or both live */
+                live?: "pregame" | "live" | "all";
+                /** @description Only middles whose ev_per_100 is at least this (-100 to 100) */
+                min_ev_per_100?: number;
+                /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the middles of the prices known then (docs/point-in-time.md) */
+                as_of?: string;
+            };
+            header?: {
+                /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Middles: pairs of bettable spread or total prices at different lines that both win inside a window, with stakes, probability and EV */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /**
+                         * @description Middles of the spread and total markets of a league-local day's games: for every pair of lines on
+                         *     opposite sides whose window holds results winning both, the best bettable price of each side at its
+                         *     line (real books only), ordered by evPer100 (highest first). Pregame and live prices are never paired.
+                         *     With asOf (Pro, Elite), the middles of the prices known then.
+                         */
+                        data: {
+                            /** @description The game. */
+                            game_id: number;
+                            /** @description spread or total. */
+                            market_type: string;
+                            /** @description full_game or first_half. */
+                            period: string;
+                            /** @description Live (in-game) prices, else pregame. */
+                            is_live: boolean;
+                            /** @description Low end of the window (exclusive): total points, or the home team's margin. */
+                            window_low: number;
+                            /** @description High end of the window (exclusive). */
+                            window_high: number;
+                            /** @description Whole-number results strictly inside the window. */
+                            width: number;
+                            /** @description Probability of landing inside (both legs win) from the key-number model, centred on the market's median line (4 decimals). */
+                            middle_probability: number;
+                            /** @description Probability that one leg pushes on a whole-number line (4 decimals). */
+                            push_probability: number;
+                            /** @description Profit, percent of the total stake, when the result lands inside (2 decimals). */
+                            profit_if_middle: number;
+                            /** @description Profit, percent of the total stake, when only one leg wins (2 decimals; negative unless an arbitrage). */
+                            profit_otherwise: number;
+                            /** @description Expected profit of 100 staked on the pair with those stakes (2 decimals). */
+                            ev_per_100: number;
+                            /** @description The leg that wins above the window's low end (over, home). */
+                            low: {
+                                /** @description The sportsbook. */
+                                book_id: number;
+                                /** @description The sportsbook's name. */
+                                book_name: string | null;
+                                /** @description over or home: wins above the window's low end; under or away: wins below its high end. */
+                                side: string;
+                                /** @description The side's handicap (spread) or the total. */
+                                point: number;
+                                /** @description The price. */
+                                odds: {
+                                    /** @description Decimal odds: the payout per unit staked, stake included. */
+                                    decimal: number;
+                                    /** @description Signed American price as a string: -110, +150. */
+                                    american: string;
+                                    /** @description Fractional odds, e.g. 10/11. */
+                                    fractional: string | null;
+                                    /** @description The American price as the book quoted it, a number. */
+                                    original: number | null;
+                                };
+                                /** @description Fraction of the total stake on this leg, 0..1 (4 decimals): equal returns whichever single leg wins. */
+                                stake: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the feed last confirmed the price.
+                                 */
+                                confirmed_at: string;
+                                /** @description Seconds since then, at the request's clock (or asOf). */
+                                age_seconds: number;
+                            };
+                            /** @description The leg that wins below the window's high end (under, away). */
+                            high: {
+                                /** @description The sportsbook. */
+                                book_id: number;
+                                /** @description The sportsbook's name. */
+                                book_name: string | null;
+                                /** @description over or home: wins above the window's low end; under or away: wins below its high end. */
+                                side: string;
+                                /** @description The side's handicap (spread) or the total. */
+                                point: number;
+                                /** @description The price. */
+                                odds: {
+                                    /** @description Decimal odds: the payout per unit staked, stake included. */
+                                    decimal: number;
+                                    /** @description Signed American price as a string: -110, +150. */
+                                    american: string;
+                                    /** @description Fractional odds, e.g. 10/11. */
+                                    fractional: string | null;
+                                    /** @description The American price as the book quoted it, a number. */
+                                    original: number | null;
+                                };
+                                /** @description Fraction of the total stake on this leg, 0..1 (4 decimals): equal returns whichever single leg wins. */
+                                stake: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the feed last confirmed the price.
+                                 */
+                                confirmed_at: string;
+                                /** @description Seconds since then, at the request's clock (or asOf). */
+                                age_seconds: number;
                             };
                         }[];
                         /** @description Number of records in data */

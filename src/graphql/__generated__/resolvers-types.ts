@@ -6,6 +6,7 @@ import type { Period } from '../../domain';
 import type { ListingPeriod } from '../../domain';
 import type { ListingSort } from '../../domain';
 import type { LiveFilter as ListingLiveFilter } from '../../domain';
+import type { MiddleMarketType } from '../../domain';
 import type { StatusWord as GameStatusFilter } from '../../domain';
 import type { DevigMethod } from '../../domain';
 import type { Plan } from '../../domain';
@@ -923,6 +924,62 @@ export type Markets = {
   total: Market;
 };
 
+/** Two prices on the same spread or total at different lines that both win when the result lands inside a window (docs/signals.md, middles). */
+export type Middle = {
+  __typename?: 'Middle';
+  /** Expected profit of 100 staked on the pair with those stakes (2 decimals). */
+  evPer100: Scalars['Float']['output'];
+  /** The game. */
+  gameId: Scalars['Int']['output'];
+  /** The leg that wins below the window's high end (under, away). */
+  high: MiddleLeg;
+  /** Live (in-game) prices, else pregame. */
+  isLive: Scalars['Boolean']['output'];
+  /** The leg that wins above the window's low end (over, home). */
+  low: MiddleLeg;
+  /** spread or total. */
+  marketType: Scalars['String']['output'];
+  /** Probability of landing inside (both legs win) from the key-number model, centred on the market's median line (4 decimals). */
+  middleProbability: Scalars['Float']['output'];
+  /** full_game or first_half. */
+  period: Scalars['String']['output'];
+  /** Profit, percent of the total stake, when the result lands inside (2 decimals). */
+  profitIfMiddle: Scalars['Float']['output'];
+  /** Profit, percent of the total stake, when only one leg wins (2 decimals; negative unless an arbitrage). */
+  profitOtherwise: Scalars['Float']['output'];
+  /** Probability that one leg pushes on a whole-number line (4 decimals). */
+  pushProbability: Scalars['Float']['output'];
+  /** Whole-number results strictly inside the window. */
+  width: Scalars['Int']['output'];
+  /** High end of the window (exclusive). */
+  windowHigh: Scalars['Float']['output'];
+  /** Low end of the window (exclusive): total points, or the home team's margin. */
+  windowLow: Scalars['Float']['output'];
+};
+
+/** One leg of a middle: a bettable price (docs/value-metrics.md, bettable prices). */
+export type MiddleLeg = {
+  __typename?: 'MiddleLeg';
+  /** Seconds since then, at the request's clock (or asOf). */
+  ageSeconds: Scalars['Int']['output'];
+  /** The sportsbook. */
+  bookId: Scalars['Int']['output'];
+  /** The sportsbook's name. */
+  bookName: Maybe<Scalars['String']['output']>;
+  /** When the feed last confirmed the price. */
+  confirmedAt: Scalars['DateTime']['output'];
+  /** The price. */
+  odds: Odds;
+  /** The side's handicap (spread) or the total. */
+  point: Scalars['Float']['output'];
+  /** over or home: wins above the window's low end; under or away: wins below its high end. */
+  side: Scalars['String']['output'];
+  /** Fraction of the total stake on this leg, 0..1 (4 decimals): equal returns whichever single leg wins. */
+  stake: Scalars['Float']['output'];
+};
+
+export { MiddleMarketType };
+
 /** Moneyline consensus of a game. */
 export type MoneylineConsensus = {
   __typename?: 'MoneylineConsensus';
@@ -1195,6 +1252,13 @@ export type Query = {
    * measured at asOf; date defaults to asOf's league-local day.
    */
   marketListing: Array<ListingOutcome>;
+  /**
+   * Middles of the spread and total markets of a league-local day's games: for every pair of lines on
+   * opposite sides whose window holds results winning both, the best bettable price of each side at its
+   * line (real books only), ordered by evPer100 (highest first). Pregame and live prices are never paired.
+   * With asOf (Pro, Elite), the middles of the prices known then.
+   */
+  middles: Array<Middle>;
   /** Always true: lets a client check its key and the schema cheaply. */
   ok: Scalars['Boolean']['output'];
   /** Sportsbooks ordered by id. */
@@ -1328,6 +1392,19 @@ export type QueryMarketListingArgs = {
   side?: InputMaybe<Array<Side>>;
   sort?: InputMaybe<ListingSort>;
   teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryMiddlesArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
+  bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  date?: InputMaybe<Scalars['Date']['input']>;
+  gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  live?: InputMaybe<ListingLiveFilter>;
+  marketType?: InputMaybe<Array<MiddleMarketType>>;
+  minEvPer100?: InputMaybe<Scalars['Float']['input']>;
+  period?: InputMaybe<ListingPeriod>;
 };
 
 
@@ -1771,6 +1848,9 @@ export type ResolversTypes = {
   MarketConsensus: ResolverTypeWrapper<MarketConsensus>;
   MarketType: MarketType;
   Markets: ResolverTypeWrapper<MarketsModel>;
+  Middle: ResolverTypeWrapper<Middle>;
+  MiddleLeg: ResolverTypeWrapper<MiddleLeg>;
+  MiddleMarketType: MiddleMarketType;
   MoneylineConsensus: ResolverTypeWrapper<MoneylineConsensus>;
   MovementGame: ResolverTypeWrapper<MovementGame>;
   Mutation: ResolverTypeWrapper<{}>;
@@ -1857,6 +1937,8 @@ export type ResolversParentTypes = {
   Market: MarketModel;
   MarketConsensus: MarketConsensus;
   Markets: MarketsModel;
+  Middle: Middle;
+  MiddleLeg: MiddleLeg;
   MoneylineConsensus: MoneylineConsensus;
   MovementGame: MovementGame;
   Mutation: {};
@@ -2387,6 +2469,38 @@ export type MarketsResolvers<ContextType = GraphQLContext, ParentType extends Re
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type MiddleResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Middle'] = ResolversParentTypes['Middle']> = {
+  evPer100?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  high?: Resolver<ResolversTypes['MiddleLeg'], ParentType, ContextType>;
+  isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  low?: Resolver<ResolversTypes['MiddleLeg'], ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  middleProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  profitIfMiddle?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  profitOtherwise?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  pushProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  width?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  windowHigh?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  windowLow?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MiddleLegResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MiddleLeg'] = ResolversParentTypes['MiddleLeg']> = {
+  ageSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  confirmedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  odds?: Resolver<ResolversTypes['Odds'], ParentType, ContextType>;
+  point?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  stake?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MiddleMarketTypeResolvers = EnumResolverSignature<{ SPREAD?: any, TOTAL?: any }, ResolversTypes['MiddleMarketType']>;
+
 export type MoneylineConsensusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MoneylineConsensus'] = ResolversParentTypes['MoneylineConsensus']> = {
   consensusAway?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   consensusHome?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -2487,6 +2601,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, Partial<QueryLineMovementArgs>>;
   liveGames?: Resolver<ResolversTypes['LiveOdds'], ParentType, ContextType, Partial<QueryLiveGamesArgs>>;
   marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'live' | 'marketType' | 'period' | 'reference'>>;
+  middles?: Resolver<Array<ResolversTypes['Middle']>, ParentType, ContextType, RequireFields<QueryMiddlesArgs, 'live' | 'period'>>;
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sportsbooks?: Resolver<Array<ResolversTypes['Sportsbook']>, ParentType, ContextType>;
   teams?: Resolver<Array<ResolversTypes['Team']>, ParentType, ContextType, Partial<QueryTeamsArgs>>;
@@ -2681,6 +2796,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MarketConsensus?: MarketConsensusResolvers<ContextType>;
   MarketType?: MarketTypeResolvers;
   Markets?: MarketsResolvers<ContextType>;
+  Middle?: MiddleResolvers<ContextType>;
+  MiddleLeg?: MiddleLegResolvers<ContextType>;
+  MiddleMarketType?: MiddleMarketTypeResolvers;
   MoneylineConsensus?: MoneylineConsensusResolvers<ContextType>;
   MovementGame?: MovementGameResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
