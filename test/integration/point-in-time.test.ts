@@ -81,7 +81,8 @@ describe('point in time', () => {
         expect(e.ev).toMatchObject({ reference: 'consensus', devig_method: 'power', point_adjusted: false, decimal_odds: e.odds.decimal });
         expect(e.ev.true_probability).toBeCloseTo(p, 4);
         expect(e.ev.implied_probability).toBeCloseTo(1 / e.odds.decimal, 4);
-        expect(e.ev.ev_per_100).toBeCloseTo((p * e.odds.decimal - 1) * 100, 2);
+        // odds.decimal is shown at 4 places, ev_per_100 computed from the full price: 1 place here.
+        expect(e.ev.ev_per_100).toBeCloseTo((p * e.odds.decimal - 1) * 100, 1);
         expect(e.value).toBe(e.ev.ev_per_100);
         // Confirmed when its game last changed by then, whatever the scope read: the listing (one market)
         // and the game route (every market) agree.
