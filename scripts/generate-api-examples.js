@@ -99,6 +99,8 @@ async function main() {
       MoneylineListing: `/markets/moneyline?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}`,
       SpreadListing: `/markets/spread?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}`,
       TotalListing: `/markets/total?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}&side=over`,
+      PlayerPropsListing: `/markets/player_props?date=${DAY}&live=pregame&limit=2`,
+      Middles: `/markets/middles?date=${DAY}&market_type=total`,
       LiveOdds: `/live?game_id=${live.game_id}&market_type=moneyline&book_id=${book}`,
       LiveMovement: `/live/movement?game_id=${live.game_id}&market_type=spread&book_id=${book}&period=full_game`,
       HistoricalOdds: `/historical?start_date=${DAY}&end_date=${DAY}&game_id=${finished.game_id}&market_type=total&book_id=${book}`,

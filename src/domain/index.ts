@@ -22,3 +22,5 @@ export * from './webhook-retry';
 export * from './win-probability';
 export * from './listing';
 export * from './players';
+export * from './bettable';
+export * from './middles';

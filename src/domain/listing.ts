@@ -11,6 +11,8 @@
  * - A "line" identifies a two-way pair: the home handicap for spreads (home -3.5 pairs with away +3.5),
  *   the total for totals, nothing for moneylines. A book contributes a de-vigged pair at a line only
  *   when it quotes both sides there.
+ * - Only bettable prices (domain/bettable.ts: a pregame price before the game starts, a live price
+ *   while it is played, fresh) are profitable, arbitrage legs or middles; the others are listed, marked.
  * - Reference (true) probability of an outcome at line L: the sharp book's de-vigged pair at L; else
  *   the consensus of every book's de-vigged pair at L; else the reference at the nearest line that has
  *   one, moved to L with the key-number model, centred on the median line of the market.
@@ -22,8 +24,10 @@ import { devig, type DevigMethod } from './devig';
 import { valueMetrics, type ValueMetrics } from './ev';
 import { adjustProbabilityForPoint, type League } from './key-numbers';
 import { hasLine, isPropMarket, SIDES_BY_MARKET, type MarketType, type StoredMarketType } from './market-types';
+import { findMiddle, type Middle } from './middles';
+import { notBettableReason } from './bettable';
 import { isBookFrozen, staleReason } from './stale';
-import { DEFAULT_REFERENCE, type ListingSort, type ReferenceChoice, type StaleReason } from './vocabulary';
+import { DEFAULT_LIVE_FILTER, DEFAULT_REFERENCE, type ListingSort, type LiveFilter, type NotBettableReason, type ReferenceChoice, type StaleReason } from './vocabulary';
 
 /** A listed market: one of the three markets, or every player prop at once (`player_props`). */
 export type ListingMarketType = MarketType | 'player_props';
@@ -37,6 +41,8 @@ export interface ListingGame {
   awayTeamId: number;
   /** The game is being played: a book that stops moving meanwhile is flagged (BOOK_FROZEN). Default false. */
   live?: boolean;
+  /** The game has started (its pregame prices can no longer be bet). Default: `live`. */
+  started?: boolean;
 }
 
 export interface ListingBook {
@@ -106,6 +112,10 @@ export interface ListingEv extends Omit<ValueMetrics, 'true_probability' | 'edge
   devig_method: DevigMethod;
   /** Why `stale` is true (domain/stale.ts), or null when the price is fresh. */
   stale_reason: StaleReason | null;
+  /** The price can be bet now (domain/bettable.ts); profitable and arbitrage are only ever true when it can. */
+  bettable: boolean;
+  /** Why it cannot, or null when it can. */
+  not_bettable_reason: NotBettableReason | null;
   reference: ReferenceInfo | null;
   arbitrage_detail: ArbitrageDetail | null;
 }
@@ -139,6 +149,21 @@ export interface BuildListingInput {
   /** Player props only: these players, and these props (stored market types, player_points ...). */
   playerIds?: readonly number[] | null | undefined;
   propMarkets?: readonly string[] | null | undefined;
+  /** Pregame prices only, live prices only, or all (default DEFAULT_LIVE_FILTER). */
+  live?: LiveFilter | undefined;
+}
+
+/** A middle (domain/middles.ts) between two bettable prices of one market. */
+export interface MiddleEntry {
+  game: ListingGame;
+  marketType: MarketType;
+  period: string;
+  isLive: boolean;
+  /** The leg that wins above its line: over, or home. */
+  low: ListingQuote;
+  /** The leg that wins below its line: under, or away. */
+  high: ListingQuote;
+  middle: Middle;
 }
 
 /** Sides of each market, as plain words (quotes carry their side as stored text). */
@@ -166,18 +191,19 @@ interface Reference extends ReferenceInfo {
 export class MarketView {
   /** Line -> de-vigged pairs quoting it. Map keys compare with SameValueZero, so 0 and -0 meet. */
   private readonly lines = new Map<number, LineGroup>();
-  /** `${side}|${line}` -> best (highest decimal) quote on that side at that line. */
-  private readonly best = new Map<string, ListingQuote>();
+  /** `${side}|${line}` -> the quotes on that side at that line, best (highest decimal) first. */
+  private readonly bySideLine = new Map<string, ListingQuote[]>();
   /** Median of the books' lines in the first side's convention; null for moneylines or no pair. */
   private readonly centre: number | null;
   private readonly refCache = new Map<string, Reference | null>();
   /** Book id -> when its price last moved in this market (newest changedAt of its quotes). */
   private readonly lastMove = new Map<number, number>();
+  private readonly bettableCache = new Map<ListingQuote, { at: number; reason: NotBettableReason | null }>();
 
   constructor(
     readonly marketType: StoredMarketType,
     readonly game: ListingGame,
-    quotes: readonly ListingQuote[],
+    readonly quotes: readonly ListingQuote[],
     books: ReadonlyMap<number, ListingBook>,
     readonly method: DevigMethod,
   ) {
@@ -190,10 +216,10 @@ export class MarketView {
       (q.side === first ? sides.first : sides.second).push(q);
       byBook.set(q.bookId, sides);
       const key = `${q.side}|${this.lineOf(q)}`;
-      const current = this.best.get(key);
-      if (!current || q.decimal > current.decimal || (q.decimal === current.decimal && q.bookId < current.bookId)) this.best.set(key, q);
+      this.bySideLine.set(key, [...(this.bySideLine.get(key) ?? []), q]);
       this.lastMove.set(q.bookId, Math.max(this.lastMove.get(q.bookId) ?? -Infinity, q.changedAt.getTime()));
     }
+    for (const list of this.bySideLine.values()) list.sort((a, b) => b.decimal - a.decimal || a.bookId - b.bookId);
     const bookLines: number[] = [];
     for (const [bookId, sides] of byBook) {
       for (const a of sides.first) {
@@ -310,10 +336,75 @@ export class MarketView {
     return staleReason({ seenAt: q.seenAt, now, isLive: q.isLive, probability: own, consensusProbability: consensus?.probability ?? null, bookFrozen: this.frozen(q.bookId) });
   }
 
-  /** The best price on the other side at the quote's line, when the two make an arbitrage. */
+  /** Why `q` cannot be bet at `now` (domain/bettable.ts), or null when it can. */
+  notBettable(q: ListingQuote, now: Date): NotBettableReason | null {
+    // Asked once per quote and once per arbitrage or middle it could be a leg of: remembered per clock.
+    const cached = this.bettableCache.get(q);
+    if (cached && cached.at === now.getTime()) return cached.reason;
+    const inPlay = this.game.live ?? false;
+    const reason = notBettableReason({
+      isAvailable: q.isAvailable,
+      isLive: q.isLive,
+      gameStarted: this.game.started ?? inPlay,
+      gameInPlay: inPlay,
+      stale: this.staleReason(q, now) !== null,
+    });
+    this.bettableCache.set(q, { at: now.getTime(), reason });
+    return reason;
+  }
+
+  /** The bettable quotes on `side` at `line` (its own convention's line, lineOf), best first. */
+  bettableAt(side: string, line: number, now: Date): ListingQuote[] {
+    return (this.bySideLine.get(`${side}|${line}`) ?? []).filter((q) => this.notBettable(q, now) === null);
+  }
+
+  /** Every line quoted on `side`, in lineOf's convention. */
+  linesOf(side: string): number[] {
+    return [...this.bySideLine.keys()].filter((k) => k.startsWith(`${side}|`)).map((k) => Number(k.slice(side.length + 1)));
+  }
+
+  /**
+   * The middles of this market at `now`: for every line of the first side (over, home) and every line
+   * of the second (under, away) whose window holds results that win both, the best bettable price of
+   * each, in order of EV. Result Y is the total, or the home margin (home at handicap h wins when
+   * Y > -h, away at handicap a when Y < a), centred on the market's median line. None on moneylines
+   * or without a two-way price to centre on.
+   */
+  middles(now: Date): MiddleEntry[] {
+    const market = this.marketType;
+    // Middles need the key-number model's result distribution: spreads and totals only (no props).
+    if ((market !== 'spread' && market !== 'total') || this.centre === null || this.lines.size === 0) return [];
+    const [first, second] = SIDES[market];
+    // lineOf is the home handicap (spreads) or the total: in Y that is -line for both spread sides.
+    const inY = (line: number) => (market === 'spread' ? -line + 0 : line);
+    const out: MiddleEntry[] = [];
+    for (const lowLine of this.linesOf(first)) {
+      const low = this.bettableAt(first, lowLine, now)[0];
+      if (!low) continue;
+      for (const highLine of this.linesOf(second)) {
+        const high = this.bettableAt(second, highLine, now)[0];
+        if (!high) continue;
+        const middle = findMiddle({
+          league: this.game.league,
+          market,
+          low: { line: inY(lowLine), decimal: low.decimal },
+          high: { line: inY(highLine), decimal: high.decimal },
+          mean: inY(this.centre),
+        });
+        if (middle) out.push({ game: this.game, marketType: market, period: low.period, isLive: low.isLive, low, high, middle });
+      }
+    }
+    return out.sort((a, b) => b.middle.ev_per_100 - a.middle.ev_per_100 || a.middle.window.low - b.middle.window.low);
+  }
+
+  /**
+   * The best bettable price on the other side at the quote's line, when the two make an arbitrage.
+   * Only bettable prices are legs: a price that cannot be bet locks no profit.
+   */
   arbitrage(q: ListingQuote, now: Date): ArbitrageDetail | null {
+    if (this.notBettable(q, now) !== null) return null;
     const [first, second] = SIDES[this.marketType];
-    const other = this.best.get(`${q.side === first ? second : first}|${this.lineOf(q)}`);
+    const other = this.bettableAt(q.side === first ? second : first, this.lineOf(q), now)[0];
     if (!other) return null;
     const arb = findArbitrage([q.decimal, other.decimal]);
     if (!arb) return null;
@@ -345,23 +436,9 @@ export class MarketView {
  * unavailable are ignored.
  */
 export function buildListing(input: BuildListingInput): ListingEntry[] {
-  const { marketType, devigMethod, now } = input;
+  const { devigMethod, now } = input;
   const prefer = input.reference ?? DEFAULT_REFERENCE;
-  const games = new Map(input.games.map((g) => [g.id, g]));
   const bookOf = (id: number): ListingBook => input.books.get(id) ?? { id, name: null, isAggregate: false, isSharp: false };
-  const listed = (type: string): type is StoredMarketType => (marketType === 'player_props' ? isPropMarket(type) : type === marketType);
-
-  const markets = new Map<string, ListingQuote[]>();
-  for (const q of input.quotes) {
-    if (!listed(q.marketType) || !q.isAvailable || !SIDES[q.marketType].includes(q.side) || !games.has(q.gameId)) continue;
-    if (bookOf(q.bookId).isAggregate) continue;
-    if (hasLine(q.marketType) && q.point === null) continue;
-    // A prop's market is one player's prop in one game (its main and alternate lines together).
-    const key = `${q.gameId}|${q.period}|${q.isLive}|${q.marketType}|${q.playerId ?? 0}`;
-    const list = markets.get(key) ?? [];
-    list.push(q);
-    markets.set(key, list);
-  }
 
   // Absent filters do not filter; an empty list matches nothing (the rule of src/graphql/arguments.ts).
   const bookFilter = input.bookIds ? new Set(input.bookIds) : null;
@@ -369,15 +446,15 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
   const sideFilter = input.sides ? new Set(input.sides) : null;
   const playerFilter = input.playerIds ? new Set(input.playerIds) : null;
   const propFilter = input.propMarkets ? new Set(input.propMarkets) : null;
+  const live = input.live ?? DEFAULT_LIVE_FILTER;
   const entries: ListingEntry[] = [];
-  for (const quotes of markets.values()) {
-    const game = games.get(quotes[0]!.gameId)!;
-    const view = new MarketView(quotes[0]!.marketType as StoredMarketType, game, quotes, input.books, devigMethod);
+  for (const view of marketViews(input)) {
     if (propFilter && !propFilter.has(view.marketType)) continue;
-    if (playerFilter && !playerFilter.has(quotes[0]!.playerId ?? 0)) continue;
-    for (const q of quotes) {
+    if (playerFilter && !playerFilter.has(view.quotes[0]!.playerId ?? 0)) continue;
+    for (const q of view.quotes) {
       if (bookFilter && !bookFilter.has(q.bookId)) continue;
       if (sideFilter && !sideFilter.has(q.side)) continue;
+      if ((live === 'pregame' && q.isLive) || (live === 'live' && !q.isLive)) continue;
       if (teamFilter && (q.teamId === null || !teamFilter.has(q.teamId))) continue;
       entries.push(entryFor(view, q, bookOf(q.bookId), devigMethod, prefer, now));
     }
@@ -385,18 +462,53 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
   return entries.sort(input.sort === 'odds' ? byOdds : byValue);
 }
 
+/**
+ * The markets (game, period, live flag; and player and prop on props) of one listed market type, each
+ * a MarketView over its available quotes of real books (aggregates dropped; quotes of a market with a
+ * line but without a point dropped). `player_props` gathers every player prop.
+ */
+export function marketViews(input: Pick<BuildListingInput, 'marketType' | 'games' | 'quotes' | 'books' | 'devigMethod'>): MarketView[] {
+  const { marketType } = input;
+  const games = new Map(input.games.map((g) => [g.id, g]));
+  const listed = (type: string): type is StoredMarketType => (marketType === 'player_props' ? isPropMarket(type) : type === marketType);
+  const markets = new Map<string, ListingQuote[]>();
+  for (const q of input.quotes) {
+    if (!listed(q.marketType) || !q.isAvailable || !SIDES[q.marketType].includes(q.side) || !games.has(q.gameId)) continue;
+    if (input.books.get(q.bookId)?.isAggregate) continue;
+    if (hasLine(q.marketType) && q.point === null) continue;
+    // A prop's market is one player's prop in one game (its main and alternate lines together).
+    const key = `${q.gameId}|${q.period}|${q.isLive}|${q.marketType}|${q.playerId ?? 0}`;
+    const list = markets.get(key) ?? [];
+    list.push(q);
+    markets.set(key, list);
+  }
+  return [...markets.values()].map((quotes) => new MarketView(quotes[0]!.marketType as StoredMarketType, games.get(quotes[0]!.gameId)!, quotes, input.books, input.devigMethod));
+}
+
 function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: DevigMethod, prefer: ReferenceChoice, now: Date): ListingEntry {
   const line = view.lineOf(q);
   const reference = view.reference(q.side, line, prefer);
   const reason = view.staleReason(q, now);
   const stale = reason !== null;
+  const notBettable = view.notBettable(q, now);
+  const bettable = notBettable === null;
   const arbitrageDetail = view.arbitrage(q, now);
   const arbitrage = arbitrageDetail !== null;
   let ev: ListingEv;
   if (reference) {
     const metrics = valueMetrics({ decimalOdds: q.decimal, trueProbability: reference.probability, stale, arbitrage });
     const { probability: _p, ...info } = reference;
-    ev = { ...metrics, devig_method: method, stale_reason: reason, reference: info, arbitrage_detail: arbitrageDetail };
+    // A price that cannot be bet is never advertised as value, however good its figure.
+    ev = {
+      ...metrics,
+      profitable: metrics.profitable && bettable,
+      devig_method: method,
+      stale_reason: reason,
+      bettable,
+      not_bettable_reason: notBettable,
+      reference: info,
+      arbitrage_detail: arbitrageDetail,
+    };
   } else {
     ev = {
       decimal_odds: q.decimal,
@@ -410,6 +522,8 @@ function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: 
       arbitrage,
       devig_method: method,
       stale_reason: reason,
+      bettable,
+      not_bettable_reason: notBettable,
       reference: null,
       arbitrage_detail: arbitrageDetail,
     };

@@ -115,3 +115,23 @@ export type WebhookPredicateType = (typeof WEBHOOK_PREDICATE_TYPES)[number];
 /** Where a stored delivery stands: waiting for its next attempt, answered with a 2xx, given up after 24 h. */
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/**
+ * Which prices a listing shows by when they are offered (issue 23): `pregame` prices only, `live`
+ * (in-game) prices only, or `all` (the default: both, flagged is_live, never compared with each other).
+ */
+export const LIVE_FILTERS = ['pregame', 'live', 'all'] as const;
+export type LiveFilter = (typeof LIVE_FILTERS)[number];
+export const DEFAULT_LIVE_FILTER: LiveFilter = 'all';
+
+/**
+ * Why a price cannot be bet (domain/bettable.ts), in the order they are checked: the book no longer
+ * lists it, it is a pregame price of a game that has started, a live price of a game not in play, or
+ * it is stale (domain/stale.ts).
+ */
+export const NOT_BETTABLE_REASONS = ['unavailable', 'game_started', 'not_in_play', 'stale'] as const;
+export type NotBettableReason = (typeof NOT_BETTABLE_REASONS)[number];
+
+/** The markets middles are looked for in (domain/middles.ts): the two with a line. */
+export const MIDDLE_MARKET_TYPES = ['spread', 'total'] as const;
+export type MiddleMarketType = (typeof MIDDLE_MARKET_TYPES)[number];

@@ -7,7 +7,7 @@ import type * as Prisma from '../db/client';
  * (a point in time or a historical snapshot, src/graphql/point-in-time.ts), one per book, market,
  * period and side.
  */
-export type Game = Prisma.Game & { quotesAsOf?: Prisma.Quote[] | undefined };
+export type Game = Prisma.Game & { quotesAsOf?: Prisma.Quote[] | undefined; quotesAt?: Date | undefined };
 export type Team = Prisma.Team;
 export type League = Prisma.League;
 export type Sportsbook = Prisma.Sportsbook;

@@ -36,10 +36,13 @@ export async function gamesAsOf(ctx: GraphQLContext, games: readonly GameRow[], 
   );
   const byGame = new Map<number, typeof quotes>(games.map((g) => [g.id, []]));
   for (const q of quotes) byGame.get(q.gameId)?.push(q);
-  return games.map((g) => withQuotes(g, chooseShown(byGame.get(g.id) ?? [], asOf >= g.startTime)));
+  return games.map((g) => withQuotes(g, chooseShown(byGame.get(g.id) ?? [], asOf >= g.startTime), asOf));
 }
 
-/** The game whose markets show `quotes` (already one per book, market, period and side). */
-export function withQuotes(game: GameRow, quotes: Game['quotesAsOf']): Game {
-  return { ...game, quotesAsOf: quotes };
+/**
+ * The game whose markets show `quotes` (already one per book, market, period and side), as they
+ * stood at `at` when they are the prices of an instant (not of a closing snapshot).
+ */
+export function withQuotes(game: GameRow, quotes: Game['quotesAsOf'], at?: Date): Game {
+  return { ...game, quotesAsOf: quotes, ...(at && { quotesAt: at }) };
 }

@@ -57,6 +57,8 @@ function presentEv(ev: ListingEv, bookName: (id: number) => string | null) {
     profitable: ev.profitable,
     stale: ev.stale,
     staleReason: ev.stale_reason,
+    bettable: ev.bettable,
+    notBettableReason: ev.not_bettable_reason,
     arbitrage: ev.arbitrage,
     devigMethod: ev.devig_method,
     reference: ev.reference?.reference ?? null,

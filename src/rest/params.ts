@@ -64,6 +64,18 @@ export function integer(description: string, min: number, max: number, extra: Pa
   );
 }
 
+/** A finite decimal number in [min, max] (e.g. `2.5`, `-1`). */
+export function decimal(description: string, min: number, max: number) {
+  return param(
+    (raw, fail) => {
+      const text = single(raw, fail).trim();
+      const n = /^-?\d{1,6}(\.\d{1,6})?$/.test(text) ? Number(text) : NaN;
+      return Number.isFinite(n) && n >= min && n <= max ? n : fail(`must be a number from ${min} to ${max}`);
+    },
+    { description, openapi: { type: 'number', minimum: min, maximum: max } },
+  );
+}
+
 /** One id (a positive 32-bit integer). */
 export function id(description: string, extra: Partial<ParamMeta> = {}) {
   return integer(description, 1, MAX_ID, extra);

@@ -1,4 +1,4 @@
-import { americanCents, DEFAULT_DEVIG_METHOD, LIVE_STATUSES, MARKET_TYPES, type DevigMethod, type MarketType } from '../domain';
+import { americanCents, DEFAULT_DEVIG_METHOD, gameTiming, MARKET_TYPES, type DevigMethod, type MarketType } from '../domain';
 import type { PrismaClient } from '../db/client';
 import { findListingRows } from '../db/listing-repository';
 import {
@@ -136,7 +136,8 @@ async function listingEntries(prisma: PrismaClient, entries: readonly ChangeEntr
           league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
           homeTeamId: g.homeTeamId,
           awayTeamId: g.awayTeamId,
-          live: LIVE_STATUSES.includes(g.status),
+          live: gameTiming(g).inPlay,
+          started: gameTiming(g).started,
         })),
         quotes: rows.quotes,
         books,
@@ -166,8 +167,9 @@ const priceOf = (e: ListingEntry) => ({
 function evCandidates(listing: readonly ListingEntry[], entries: readonly ChangeEntry[], devig: DevigMethod): Array<Candidate & { evPer100: number }> {
   return listing.flatMap((e) => {
     const ev = e.ev.ev_per_100;
-    // A stale price is marked, not advertised (docs/value-metrics.md): no alert is sent for it.
-    if (ev === null || e.ev.stale) return [];
+    // Only a bettable price is advertised (docs/value-metrics.md): none for a stale price, a pregame
+    // price of a started game or a live price of a finished one.
+    if (ev === null || !e.ev.bettable) return [];
     const q = e.quote;
     return [
       {
@@ -188,7 +190,8 @@ function arbitrageCandidates(listing: readonly ListingEntry[], entries: readonly
   const out = new Map<string, Candidate>();
   for (const e of listing) {
     const detail = e.ev.arbitrage_detail;
-    if (!e.ev.arbitrage || !detail || e.ev.stale || detail.complement.stale) continue;
+    // The listing only pairs bettable legs (src/domain/listing.ts).
+    if (!e.ev.arbitrage || !detail || !e.ev.bettable || detail.complement.stale) continue;
     const q = e.quote;
     const legs = [
       { book_id: q.bookId, side: q.side, point: q.point, american: q.american, decimal: q.decimal, stake: detail.stake },

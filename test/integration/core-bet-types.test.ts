@@ -77,8 +77,13 @@ describe('GET /games/:game_id: markets.core_bet_types', () => {
       // Best odds and consensus count real books only (never the Consensus or Open aggregate).
       const real = expected.filter((r) => !AGGREGATE_BOOKS.has(r.book));
       const bestDecimal = Math.max(...real.map((r) => (r.odds > 0 ? 1 + r.odds / 100 : 1 + 100 / -r.odds)));
-      expect(market.best_odds.decimal).toBeCloseTo(bestDecimal, 4); // answered to 4 decimals
-      expect(AGGREGATE_BOOKS.has(market.best_odds.book_id)).toBe(false);
+      if (live) {
+        expect(market.best_odds.decimal).toBeCloseTo(bestDecimal, 4);
+        expect(AGGREGATE_BOOKS.has(market.best_odds.book_id)).toBe(false);
+      } else {
+        // 288370 is final: its shown prices are pregame prices of a started game, none can be bet (issue 23).
+        expect(market.best_odds).toBeNull();
+      }
       expect(market.consensus.book_count).toBe(new Set(real.map((r) => r.book)).size);
     }
   });

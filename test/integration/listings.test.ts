@@ -101,6 +101,8 @@ describe('GET /markets/moneyline', () => {
       profitable: true,
       stale: false,
       stale_reason: null,
+      bettable: true,
+      not_bettable_reason: null,
       arbitrage: false,
       devig_method: 'multiplicative',
       reference: 'sharp',
@@ -137,26 +139,23 @@ describe('GET /markets/moneyline', () => {
     expect(b.filter((e) => !e.is_live).every((e) => !e.ev.stale)).toBe(true);
   });
 
-  test('when two books price both sides above evens, then those outcomes are an arbitrage with the stake split', async () => {
+  test('when two books price both sides above evens on a game being played, then their pregame prices are no arbitrage and not profitable: they cannot be bet', async () => {
     const data = await listing(`moneyline?game_id=${B}`);
-    // Best pregame prices: home +110 (68) and away +110 (79): 1/2.1 + 1/2.1 = 0.952381 < 1;
-    // profit 1/0.952381 - 1 = 5 %, stakes 0.476190/0.952381 = 0.5 each.
+    // Best pregame prices: home +110 (68) and away +110 (79): 1/2.1 + 1/2.1 = 0.952381 < 1, a 5 %
+    // arbitrage in figures; but B is in progress, and a book takes no pregame bet on a started game
+    // (issue 23: the feed keeps carrying those prices).
     const home68 = find(data, B, 68, 'home');
-    expect(home68.ev.arbitrage).toBe(true);
-    expect(home68.ev.arbitrage_detail).toEqual({
-      total_implied_probability: 0.9524,
-      profit_percentage: 5,
-      stake: 0.5,
-      complement: { book_id: 79, book_name: 'bet365', side: 'away', point: null, decimal: 2.1, american: '+110', stake: 0.5, stale: false },
-    });
-    expect(find(data, B, 79, 'away').ev).toMatchObject({ arbitrage: true, arbitrage_detail: { complement: { book_id: 68, side: 'home' } } });
-    // 68 away -130 with the best home +110: 0.565217 + 0.476190 = 1.041 > 1.
-    expect(find(data, B, 68, 'away').ev).toMatchObject({ arbitrage: false, arbitrage_detail: null });
+    expect(home68.ev).toMatchObject({ arbitrage: false, arbitrage_detail: null, bettable: false, not_bettable_reason: 'game_started' });
+    expect(find(data, B, 79, 'away').ev).toMatchObject({ arbitrage: false, arbitrage_detail: null, bettable: false });
     // Live prices are a separate market: best home -200 (1.5) and away +170 (2.7): 0.667 + 0.370 > 1.
     expect(data.filter((e) => e.is_live).every((e) => !e.ev.arbitrage)).toBe(true);
-    // Consensus of the two pregame books (no sharp book): mirrored prices give 0.5 / 0.5,
-    // so 68 home +110: 0.5 * 2.1 - 1 = +5.00 per 100.
-    expect(home68.ev).toMatchObject({ reference: 'consensus', reference_book_count: 2, true_probability: 0.5, ev_per_100: 5, profitable: true });
+    // Consensus of the two pregame books (no sharp book): mirrored prices give 0.5 / 0.5, so 68 home
+    // +110: 0.5 * 2.1 - 1 = +5.00 per 100 is still shown, but not as profitable.
+    expect(home68.ev).toMatchObject({ reference: 'consensus', reference_book_count: 2, true_probability: 0.5, ev_per_100: 5, profitable: false });
+    // Only the pregame prices of B are listed with live=pregame, none of them bettable.
+    const pregame = await listing(`moneyline?game_id=${B}&live=pregame`);
+    expect(pregame.length).toBeGreaterThan(0);
+    expect(pregame.every((e) => !e.is_live && !e.ev.bettable)).toBe(true);
   });
 
   test('when Open quotes +300, then it makes no arbitrage: aggregates are never a leg', async () => {

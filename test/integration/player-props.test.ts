@@ -166,11 +166,22 @@ describe('player props: the real WNBA props captures', () => {
       expect(e.ev.reference_book_count).toBe(books.length);
       expect(e.ev.true_probability).toBeCloseTo(fair, 4);
       expect(e.ev.ev_per_100).toBeCloseTo((fair * e.odds.decimal - 1) * 100, 1);
+      // Props are prices like any other: only a bettable one is advertised as value (docs/signals.md).
+      expect(typeof e.ev.bettable).toBe('boolean');
+      if (e.ev.profitable || e.ev.arbitrage) expect(e.ev.bettable).toBe(true);
     }
-  }, 120_000); // every listing entry of the real props day checked against its own de-vig
+    // Paged over the whole listing, each page computing it again: more than jest's 30 s default on a loaded machine.
+  }, 120_000);
+
+  test('when the props listing is asked with live=pregame, then it lists pregame prices only', async () => {
+    const res = await t.get(`${BASE}/markets/player_props?game_id=${[...gameIds.values()].join(',')}&live=pregame&limit=1000`, key);
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeGreaterThan(0);
+    for (const e of res.body.data) expect(e.is_live).toBe(false);
+  });
 
   test('when the props listing is asked with a bad filter, then it answers 400 naming the parameter', async () => {
-    for (const query of ['prop_type=dunks', 'side=home', 'limit=0', 'player_id=abc', 'sort=best']) {
+    for (const query of ['prop_type=dunks', 'side=home', 'limit=0', 'player_id=abc', 'sort=best', 'live=soon']) {
       const res = await t.get(`${BASE}/markets/player_props?${query}`, key);
       expect({ query, status: res.status }).toEqual({ query, status: 400 });
       expect(JSON.stringify(res.body)).toContain(query.split('=')[0]);

@@ -236,6 +236,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nba/odds/markets/middles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Middles: pairs of bettable spread or total prices at different lines that both win inside a window, with stakes, probability and EV
+         * @description For every pair of lines on opposite sides of one game, period and live flag whose window holds results that win both bets (over 220.5 and under 223.5: totals of 221 to 223), the best bettable price of each side at its line among real books. Stakes equalise the return when one leg wins; middle_probability comes from the key-number model centred on the median line; ev_per_100 is the expected profit of 100 staked on the pair. Highest ev_per_100 first.
+         */
+        get: operations["Middles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/nba/odds/live": {
         parameters: {
             query?: never;
@@ -856,7 +876,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -951,7 +971,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -1046,7 +1066,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -1147,7 +1167,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -1242,7 +1262,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -1576,7 +1596,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -1671,7 +1691,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -1766,7 +1786,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -1867,7 +1887,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -1962,7 +1982,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -3112,6 +3132,8 @@ export interface operations {
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                 /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
                 reference?: "sharp" | "exchange" | "consensus";
+                /** @description Which prices by when they are offered: pregame, live (in-game) or all (default all; each entry says is_live, and only bettable prices are profitable or arbitrage legs) */
+                live?: "pregame" | "live" | "all";
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description The outcome's team (home or away side) (comma-separated and/or repeated) */
@@ -3223,7 +3245,7 @@ export interface operations {
                                 edge_percentage: number | null;
                                 /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
                                 ev_per_100: number | null;
-                                /** @description evPer100 > 0. */
+                                /** @description evPer100 > 0 and the price is bettable. */
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
@@ -3235,7 +3257,11 @@ export interface operations {
                                  *     book's last move.
                                  */
                                 stale_reason: string | null;
-                                /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
+                                /** @description Extension: the price can be bet now: a pregame price before the game starts or a live price while it is played, listed by the book and not stale. */
+                                bettable: boolean;
+                                /** @description Extension: why it cannot be bet, the first that applies: unavailable (the book no longer lists it), game_started (a pregame price of a started game), not_in_play (a live price of a game not being played), stale; null when bettable. */
+                                not_bettable_reason: string | null;
+                                /** @description This price and the best bettable price of the complementary side at the same point sum (in 1/d) below 1; only bettable prices are legs. */
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
@@ -3306,6 +3332,8 @@ export interface operations {
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                 /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
                 reference?: "sharp" | "exchange" | "consensus";
+                /** @description Which prices by when they are offered: pregame, live (in-game) or all (default all; each entry says is_live, and only bettable prices are profitable or arbitrage legs) */
+                live?: "pregame" | "live" | "all";
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description The outcome's team (home or away side) (comma-separated and/or repeated) */
@@ -3417,7 +3445,7 @@ export interface operations {
                                 edge_percentage: number | null;
                                 /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
                                 ev_per_100: number | null;
-                                /** @description evPer100 > 0. */
+                                /** @description evPer100 > 0 and the price is bettable. */
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
@@ -3429,7 +3457,11 @@ export interface operations {
                                  *     book's last move.
                                  */
                                 stale_reason: string | null;
-                                /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
+                                /** @description Extension: the price can be bet now: a pregame price before the game starts or a live price while it is played, listed by the book and not stale. */
+                                bettable: boolean;
+                                /** @description Extension: why it cannot be bet, the first that applies: unavailable (the book no longer lists it), game_started (a pregame price of a started game), not_in_play (a live price of a game not being played), stale; null when bettable. */
+                                not_bettable_reason: string | null;
+                                /** @description This price and the best bettable price of the complementary side at the same point sum (in 1/d) below 1; only bettable prices are legs. */
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
@@ -3500,6 +3532,8 @@ export interface operations {
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                 /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
                 reference?: "sharp" | "exchange" | "consensus";
+                /** @description Which prices by when they are offered: pregame, live (in-game) or all (default all; each entry says is_live, and only bettable prices are profitable or arbitrage legs) */
+                live?: "pregame" | "live" | "all";
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
                 as_of?: string;
                 /** @description over and/or under (comma-separated and/or repeated) */
@@ -3611,7 +3645,7 @@ export interface operations {
                                 edge_percentage: number | null;
                                 /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
                                 ev_per_100: number | null;
-                                /** @description evPer100 > 0. */
+                                /** @description evPer100 > 0 and the price is bettable. */
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
@@ -3623,7 +3657,11 @@ export interface operations {
                                  *     book's last move.
                                  */
                                 stale_reason: string | null;
-                                /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
+                                /** @description Extension: the price can be bet now: a pregame price before the game starts or a live price while it is played, listed by the book and not stale. */
+                                bettable: boolean;
+                                /** @description Extension: why it cannot be bet, the first that applies: unavailable (the book no longer lists it), game_started (a pregame price of a started game), not_in_play (a live price of a game not being played), stale; null when bettable. */
+                                not_bettable_reason: string | null;
+                                /** @description This price and the best bettable price of the complementary side at the same point sum (in 1/d) below 1; only bettable prices are legs. */
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
@@ -3708,6 +3746,8 @@ export interface operations {
                 offset?: number;
                 /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md) */
                 as_of?: string;
+                /** @description Which prices by when they are offered: pregame, live (in-game) or all (default all; each entry says is_live, and only bettable prices are profitable or arbitrage legs) */
+                live?: "pregame" | "live" | "all";
             };
             header?: {
                 /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
@@ -3814,7 +3854,7 @@ export interface operations {
                                 edge_percentage: number | null;
                                 /** @description Expected profit of a 100 stake: 100 * (p * (d - 1) - (1 - p)); equal to edgePercentage. */
                                 ev_per_100: number | null;
-                                /** @description evPer100 > 0. */
+                                /** @description evPer100 > 0 and the price is bettable. */
                                 profitable: boolean;
                                 /** @description Not refreshed for 15 minutes (pregame) / 60 seconds (live), or more than 0.08 away from the consensus probability. */
                                 stale: boolean;
@@ -3826,7 +3866,11 @@ export interface operations {
                                  *     book's last move.
                                  */
                                 stale_reason: string | null;
-                                /** @description This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
+                                /** @description Extension: the price can be bet now: a pregame price before the game starts or a live price while it is played, listed by the book and not stale. */
+                                bettable: boolean;
+                                /** @description Extension: why it cannot be bet, the first that applies: unavailable (the book no longer lists it), game_started (a pregame price of a started game), not_in_play (a live price of a game not being played), stale; null when bettable. */
+                                not_bettable_reason: string | null;
+                                /** @description This price and the best bettable price of the complementary side at the same point sum (in 1/d) below 1; only bettable prices are legs. */
                                 arbitrage: boolean;
                                 /** @description Extension: the de-vig method applied (the devig argument, default power), lower-case as in REST. */
                                 devig_method: string;
@@ -3866,6 +3910,162 @@ export interface operations {
                                         stale: boolean;
                                     };
                                 } | null;
+                            };
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    Middles: {
+        parameters: {
+            query?: {
+                /** @description spread and/or total (default both) (comma-separated and/or repeated) */
+                market_type?: ("spread" | "total")[];
+                /** @description League-local day (LEAGUE_TIME_ZONE), default today; without it, game_id is not limited to a day */
+                date?: string;
+                /** @description One or more game ids (comma-separated and/or repeated) */
+                game_id?: number[];
+                /** @description Only middles with a leg at one of these books (comma-separated and/or repeated) */
+                book_id?: number[];
+                /** @description full_game (default; full is an alias) or first_half */
+                period?: "full" | "full_game" | "first_half";
+                /** @description pregame, live (in-game) or all (default all); the two legs are always both pregame or both live */
+                live?: "pregame" | "live" | "all";
+                /** @description Only middles whose ev_per_100 is at least this (-100 to 100) */
+                min_ev_per_100?: number;
+                /** @description Extension (Pro, Elite): an ISO 8601 instant, not in the future; the middles of the prices known then (docs/point-in-time.md) */
+                as_of?: string;
+            };
+            header?: {
+                /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Middles: pairs of bettable spread or total prices at different lines that both win inside a window, with stakes, probability and EV */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /**
+                         * @description Middles of the spread and total markets of a league-local day's games: for every pair of lines on
+                         *     opposite sides whose window holds results winning both, the best bettable price of each side at its
+                         *     line (real books only), ordered by evPer100 (highest first). Pregame and live prices are never paired.
+                         *     With asOf (Pro, Elite), the middles of the prices known then.
+                         */
+                        data: {
+                            /** @description The game. */
+                            game_id: number;
+                            /** @description spread or total. */
+                            market_type: string;
+                            /** @description full_game or first_half. */
+                            period: string;
+                            /** @description Live (in-game) prices, else pregame. */
+                            is_live: boolean;
+                            /** @description Low end of the window (exclusive): total points, or the home team's margin. */
+                            window_low: number;
+                            /** @description High end of the window (exclusive). */
+                            window_high: number;
+                            /** @description Whole-number results strictly inside the window. */
+                            width: number;
+                            /** @description Probability of landing inside (both legs win) from the key-number model, centred on the market's median line (4 decimals). */
+                            middle_probability: number;
+                            /** @description Probability that one leg pushes on a whole-number line (4 decimals). */
+                            push_probability: number;
+                            /** @description Profit, percent of the total stake, when the result lands inside (2 decimals). */
+                            profit_if_middle: number;
+                            /** @description Profit, percent of the total stake, when only one leg wins (2 decimals; negative unless an arbitrage). */
+                            profit_otherwise: number;
+                            /** @description Expected profit of 100 staked on the pair with those stakes (2 decimals). */
+                            ev_per_100: number;
+                            /** @description The leg that wins above the window's low end (over, home). */
+                            low: {
+                                /** @description The sportsbook. */
+                                book_id: number;
+                                /** @description The sportsbook's name. */
+                                book_name: string | null;
+                                /** @description over or home: wins above the window's low end; under or away: wins below its high end. */
+                                side: string;
+                                /** @description The side's handicap (spread) or the total. */
+                                point: number;
+                                /** @description The price. */
+                                odds: {
+                                    /** @description Decimal odds: the payout per unit staked, stake included. */
+                                    decimal: number;
+                                    /** @description Signed American price as a string: -110, +150. */
+                                    american: string;
+                                    /** @description Fractional odds, e.g. 10/11. */
+                                    fractional: string | null;
+                                    /** @description The American price as the book quoted it, a number. */
+                                    original: number | null;
+                                };
+                                /** @description Fraction of the total stake on this leg, 0..1 (4 decimals): equal returns whichever single leg wins. */
+                                stake: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the feed last confirmed the price.
+                                 */
+                                confirmed_at: string;
+                                /** @description Seconds since then, at the request's clock (or asOf). */
+                                age_seconds: number;
+                            };
+                            /** @description The leg that wins below the window's high end (under, away). */
+                            high: {
+                                /** @description The sportsbook. */
+                                book_id: number;
+                                /** @description The sportsbook's name. */
+                                book_name: string | null;
+                                /** @description over or home: wins above the window's low end; under or away: wins below its high end. */
+                                side: string;
+                                /** @description The side's handicap (spread) or the total. */
+                                point: number;
+                                /** @description The price. */
+                                odds: {
+                                    /** @description Decimal odds: the payout per unit staked, stake included. */
+                                    decimal: number;
+                                    /** @description Signed American price as a string: -110, +150. */
+                                    american: string;
+                                    /** @description Fractional odds, e.g. 10/11. */
+                                    fractional: string | null;
+                                    /** @description The American price as the book quoted it, a number. */
+                                    original: number | null;
+                                };
+                                /** @description Fraction of the total stake on this leg, 0..1 (4 decimals): equal returns whichever single leg wins. */
+                                stake: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the feed last confirmed the price.
+                                 */
+                                confirmed_at: string;
+                                /** @description Seconds since then, at the request's clock (or asOf). */
+                                age_seconds: number;
                             };
                         }[];
                         /** @description Number of records in data */
@@ -4091,7 +4291,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -4180,7 +4380,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -4269,7 +4469,7 @@ export interface operations {
                                     count: number;
                                     /** @description Outcomes currently available. */
                                     available_count: number;
-                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                     best_odds: {
                                         /** @description Decimal odds. */
                                         decimal: number;
@@ -4774,7 +4974,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -4869,7 +5069,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -4964,7 +5164,7 @@ export interface operations {
                                         count: number;
                                         /** @description Outcomes currently available. */
                                         available_count: number;
-                                        /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                        /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                         best_odds: {
                                             /** @description Decimal odds. */
                                             decimal: number;
@@ -5065,7 +5265,7 @@ export interface operations {
                                             count: number;
                                             /** @description Outcomes currently available. */
                                             available_count: number;
-                                            /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                            /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                             best_odds: {
                                                 /** @description Decimal odds. */
                                                 decimal: number;
@@ -5160,7 +5360,7 @@ export interface operations {
                                             count: number;
                                             /** @description Outcomes currently available. */
                                             available_count: number;
-                                            /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                            /** @description Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
                                             best_odds: {
                                                 /** @description Decimal odds. */
                                                 decimal: number;

@@ -5,6 +5,8 @@ import type { Side } from '../../domain';
 import type { Period } from '../../domain';
 import type { ListingPeriod } from '../../domain';
 import type { ListingSort } from '../../domain';
+import type { LiveFilter as ListingLiveFilter } from '../../domain';
+import type { MiddleMarketType } from '../../domain';
 import type { StatusWord as GameStatusFilter } from '../../domain';
 import type { DevigMethod } from '../../domain';
 import type { Plan } from '../../domain';
@@ -457,10 +459,12 @@ export { DevigMethod };
 /** Value metrics of one listed outcome (spec 2.4). Probabilities have 4 decimals, percentages and evPer100 2. */
 export type Ev = {
   __typename?: 'Ev';
-  /** This price and the best price of the complementary side at the same point sum (in 1/d) below 1. */
+  /** This price and the best bettable price of the complementary side at the same point sum (in 1/d) below 1; only bettable prices are legs. */
   arbitrage: Scalars['Boolean']['output'];
   /** Extension: the stake split when arbitrage is true, else null. */
   arbitrageDetail: Maybe<ArbitrageDetail>;
+  /** Extension: the price can be bet now: a pregame price before the game starts or a live price while it is played, listed by the book and not stale. */
+  bettable: Scalars['Boolean']['output'];
   /** 1/decimalOdds: the win rate at which the bet breaks even. */
   breakEvenProbability: Scalars['Float']['output'];
   /** The price as decimal odds. */
@@ -473,9 +477,11 @@ export type Ev = {
   evPer100: Maybe<Scalars['Float']['output']>;
   /** 1/decimalOdds, margin included. */
   impliedProbability: Scalars['Float']['output'];
+  /** Extension: why it cannot be bet, the first that applies: unavailable (the book no longer lists it), game_started (a pregame price of a started game), not_in_play (a live price of a game not being played), stale; null when bettable. */
+  notBettableReason: Maybe<Scalars['String']['output']>;
   /** Extension: true when the reference was moved from referencePoint to this outcome's point with the key-number model. */
   pointAdjusted: Maybe<Scalars['Boolean']['output']>;
-  /** evPer100 > 0. */
+  /** evPer100 > 0 and the price is bettable. */
   profitable: Scalars['Boolean']['output'];
   /** Extension: sharp (the sharp book's de-vigged price), exchange (an exchange's) or consensus (mean of every book's de-vigged price); null without a reference. */
   reference: Maybe<Scalars['String']['output']>;
@@ -723,6 +729,8 @@ export type LineMovementRecord = {
   value: Maybe<Scalars['Float']['output']>;
 };
 
+export { ListingLiveFilter };
+
 /** One book's price in a cross-game listing (spec 2.4 Outcome with gameId, value and ev). */
 export type ListingOutcome = {
   __typename?: 'ListingOutcome';
@@ -876,7 +884,7 @@ export type Market = {
   __typename?: 'Market';
   /** Outcomes currently available. */
   availableCount: Scalars['Int']['output'];
-  /** Highest available price among real books (not aggregates), any side. Null when none. */
+  /** Highest available price among real books (not aggregates), any side, that can still be bet for the game's timing: no pregame price of a started game, no live price of a game not being played (docs/value-metrics.md). Null when none. */
   bestOdds: Maybe<BestOdds>;
   /** Extension: best available price per side. */
   bestOddsBySide: Array<BestOdds>;
@@ -928,6 +936,62 @@ export type Markets = {
   /** Total (over/under) market. */
   total: Market;
 };
+
+/** Two prices on the same spread or total at different lines that both win when the result lands inside a window (docs/signals.md, middles). */
+export type Middle = {
+  __typename?: 'Middle';
+  /** Expected profit of 100 staked on the pair with those stakes (2 decimals). */
+  evPer100: Scalars['Float']['output'];
+  /** The game. */
+  gameId: Scalars['Int']['output'];
+  /** The leg that wins below the window's high end (under, away). */
+  high: MiddleLeg;
+  /** Live (in-game) prices, else pregame. */
+  isLive: Scalars['Boolean']['output'];
+  /** The leg that wins above the window's low end (over, home). */
+  low: MiddleLeg;
+  /** spread or total. */
+  marketType: Scalars['String']['output'];
+  /** Probability of landing inside (both legs win) from the key-number model, centred on the market's median line (4 decimals). */
+  middleProbability: Scalars['Float']['output'];
+  /** full_game or first_half. */
+  period: Scalars['String']['output'];
+  /** Profit, percent of the total stake, when the result lands inside (2 decimals). */
+  profitIfMiddle: Scalars['Float']['output'];
+  /** Profit, percent of the total stake, when only one leg wins (2 decimals; negative unless an arbitrage). */
+  profitOtherwise: Scalars['Float']['output'];
+  /** Probability that one leg pushes on a whole-number line (4 decimals). */
+  pushProbability: Scalars['Float']['output'];
+  /** Whole-number results strictly inside the window. */
+  width: Scalars['Int']['output'];
+  /** High end of the window (exclusive). */
+  windowHigh: Scalars['Float']['output'];
+  /** Low end of the window (exclusive): total points, or the home team's margin. */
+  windowLow: Scalars['Float']['output'];
+};
+
+/** One leg of a middle: a bettable price (docs/value-metrics.md, bettable prices). */
+export type MiddleLeg = {
+  __typename?: 'MiddleLeg';
+  /** Seconds since then, at the request's clock (or asOf). */
+  ageSeconds: Scalars['Int']['output'];
+  /** The sportsbook. */
+  bookId: Scalars['Int']['output'];
+  /** The sportsbook's name. */
+  bookName: Maybe<Scalars['String']['output']>;
+  /** When the feed last confirmed the price. */
+  confirmedAt: Scalars['DateTime']['output'];
+  /** The price. */
+  odds: Odds;
+  /** The side's handicap (spread) or the total. */
+  point: Scalars['Float']['output'];
+  /** over or home: wins above the window's low end; under or away: wins below its high end. */
+  side: Scalars['String']['output'];
+  /** Fraction of the total stake on this leg, 0..1 (4 decimals): equal returns whichever single leg wins. */
+  stake: Scalars['Float']['output'];
+};
+
+export { MiddleMarketType };
 
 /** Moneyline consensus of a game. */
 export type MoneylineConsensus = {
@@ -1218,6 +1282,13 @@ export type Query = {
    * measured at asOf; date defaults to asOf's league-local day.
    */
   marketListing: Array<ListingOutcome>;
+  /**
+   * Middles of the spread and total markets of a league-local day's games: for every pair of lines on
+   * opposite sides whose window holds results winning both, the best bettable price of each side at its
+   * line (real books only), ordered by evPer100 (highest first). Pregame and live prices are never paired.
+   * With asOf (Pro, Elite), the middles of the prices known then.
+   */
+  middles: Array<Middle>;
   /** Always true: lets a client check its key and the schema cheaply. */
   ok: Scalars['Boolean']['output'];
   /**
@@ -1352,12 +1423,26 @@ export type QueryMarketListingArgs = {
   date?: InputMaybe<Scalars['Date']['input']>;
   devig?: InputMaybe<DevigMethod>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  live?: InputMaybe<ListingLiveFilter>;
   marketType: MarketType;
   period?: InputMaybe<ListingPeriod>;
   reference?: InputMaybe<ReferenceChoice>;
   side?: InputMaybe<Array<Side>>;
   sort?: InputMaybe<ListingSort>;
   teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryMiddlesArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
+  bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  date?: InputMaybe<Scalars['Date']['input']>;
+  gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  live?: InputMaybe<ListingLiveFilter>;
+  marketType?: InputMaybe<Array<MiddleMarketType>>;
+  minEvPer100?: InputMaybe<Scalars['Float']['input']>;
+  period?: InputMaybe<ListingPeriod>;
 };
 
 
@@ -1369,6 +1454,7 @@ export type QueryPropListingArgs = {
   devig?: InputMaybe<DevigMethod>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+  live?: InputMaybe<ListingLiveFilter>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   playerId?: InputMaybe<Array<Scalars['Int']['input']>>;
   propType?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -1804,6 +1890,7 @@ export type ResolversTypes = {
   LineMovement: ResolverTypeWrapper<LineMovement>;
   LineMovementList: ResolverTypeWrapper<LineMovementList>;
   LineMovementRecord: ResolverTypeWrapper<LineMovementRecord>;
+  ListingLiveFilter: ListingLiveFilter;
   ListingOutcome: ResolverTypeWrapper<ListingOutcome>;
   ListingPeriod: ListingPeriod;
   ListingSort: ListingSort;
@@ -1818,6 +1905,9 @@ export type ResolversTypes = {
   MarketConsensus: ResolverTypeWrapper<MarketConsensus>;
   MarketType: MarketType;
   Markets: ResolverTypeWrapper<MarketsModel>;
+  Middle: ResolverTypeWrapper<Middle>;
+  MiddleLeg: ResolverTypeWrapper<MiddleLeg>;
+  MiddleMarketType: MiddleMarketType;
   MoneylineConsensus: ResolverTypeWrapper<MoneylineConsensus>;
   MovementGame: ResolverTypeWrapper<MovementGame>;
   Mutation: ResolverTypeWrapper<{}>;
@@ -1905,6 +1995,8 @@ export type ResolversParentTypes = {
   Market: MarketModel;
   MarketConsensus: MarketConsensus;
   Markets: MarketsModel;
+  Middle: Middle;
+  MiddleLeg: MiddleLeg;
   MoneylineConsensus: MoneylineConsensus;
   MovementGame: MovementGame;
   Mutation: {};
@@ -2177,12 +2269,14 @@ export type DevigMethodResolvers = EnumResolverSignature<{ ADDITIVE?: any, MULTI
 export type EvResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Ev'] = ResolversParentTypes['Ev']> = {
   arbitrage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   arbitrageDetail?: Resolver<Maybe<ResolversTypes['ArbitrageDetail']>, ParentType, ContextType>;
+  bettable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   breakEvenProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   decimalOdds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   devigMethod?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   edgePercentage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   evPer100?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   impliedProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  notBettableReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   pointAdjusted?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   profitable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   reference?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2316,6 +2410,8 @@ export type LineMovementRecordResolvers<ContextType = GraphQLContext, ParentType
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ListingLiveFilterResolvers = EnumResolverSignature<{ ALL?: any, LIVE?: any, PREGAME?: any }, ResolversTypes['ListingLiveFilter']>;
+
 export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListingOutcome'] = ResolversParentTypes['ListingOutcome']> = {
   ageSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2436,6 +2532,38 @@ export type MarketsResolvers<ContextType = GraphQLContext, ParentType extends Re
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type MiddleResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Middle'] = ResolversParentTypes['Middle']> = {
+  evPer100?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  high?: Resolver<ResolversTypes['MiddleLeg'], ParentType, ContextType>;
+  isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  low?: Resolver<ResolversTypes['MiddleLeg'], ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  middleProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  profitIfMiddle?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  profitOtherwise?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  pushProbability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  width?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  windowHigh?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  windowLow?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MiddleLegResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MiddleLeg'] = ResolversParentTypes['MiddleLeg']> = {
+  ageSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  confirmedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  odds?: Resolver<ResolversTypes['Odds'], ParentType, ContextType>;
+  point?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  stake?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MiddleMarketTypeResolvers = EnumResolverSignature<{ SPREAD?: any, TOTAL?: any }, ResolversTypes['MiddleMarketType']>;
+
 export type MoneylineConsensusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MoneylineConsensus'] = ResolversParentTypes['MoneylineConsensus']> = {
   consensusAway?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   consensusHome?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -2545,9 +2673,10 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   leagues?: Resolver<Array<ResolversTypes['League']>, ParentType, ContextType, Partial<QueryLeaguesArgs>>;
   lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, Partial<QueryLineMovementArgs>>;
   liveGames?: Resolver<ResolversTypes['LiveOdds'], ParentType, ContextType, Partial<QueryLiveGamesArgs>>;
-  marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'marketType' | 'period' | 'reference'>>;
+  marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'live' | 'marketType' | 'period' | 'reference'>>;
+  middles?: Resolver<Array<ResolversTypes['Middle']>, ParentType, ContextType, RequireFields<QueryMiddlesArgs, 'live' | 'period'>>;
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  propListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryPropListingArgs, 'devig' | 'reference'>>;
+  propListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryPropListingArgs, 'devig' | 'live' | 'reference'>>;
   sportsbooks?: Resolver<Array<ResolversTypes['Sportsbook']>, ParentType, ContextType>;
   teams?: Resolver<Array<ResolversTypes['Team']>, ParentType, ContextType, Partial<QueryTeamsArgs>>;
   webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<QueryWebhookArgs, 'id'>>;
@@ -2726,6 +2855,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   LineMovement?: LineMovementResolvers<ContextType>;
   LineMovementList?: LineMovementListResolvers<ContextType>;
   LineMovementRecord?: LineMovementRecordResolvers<ContextType>;
+  ListingLiveFilter?: ListingLiveFilterResolvers;
   ListingOutcome?: ListingOutcomeResolvers<ContextType>;
   ListingPeriod?: ListingPeriodResolvers;
   ListingSort?: ListingSortResolvers;
@@ -2740,6 +2870,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MarketConsensus?: MarketConsensusResolvers<ContextType>;
   MarketType?: MarketTypeResolvers;
   Markets?: MarketsResolvers<ContextType>;
+  Middle?: MiddleResolvers<ContextType>;
+  MiddleLeg?: MiddleLegResolvers<ContextType>;
+  MiddleMarketType?: MiddleMarketTypeResolvers;
   MoneylineConsensus?: MoneylineConsensusResolvers<ContextType>;
   MovementGame?: MovementGameResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;

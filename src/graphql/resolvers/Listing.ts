@@ -1,13 +1,15 @@
 import {
   DEFAULT_DEVIG_METHOD,
+  DEFAULT_LIVE_FILTER,
   DEFAULT_REFERENCE,
-  LIVE_STATUSES,
+  gameTiming,
   MARKET_TYPE_TABLE,
   PROP_TYPES,
   propMarketOf,
   SIDES_BY_MARKET,
   type DevigMethod,
   type ListingSort,
+  type LiveFilter,
   type MarketTypeDefinition,
   type ReferenceChoice,
 } from '../../domain';
@@ -41,6 +43,8 @@ interface ListingRun {
   bookIds: readonly number[] | undefined;
   playerIds?: readonly number[] | undefined;
   propMarkets?: readonly string[] | undefined;
+  /** Pregame prices only, live prices only, or all. */
+  live: LiveFilter;
   date: string | null | undefined;
   asOf: Date | null;
   /** Entries presented: this slice of the sorted listing (all when absent). */
@@ -64,6 +68,7 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing' | 'propListing'>
       teamIds,
       sides: list(args.side),
       bookIds: list(args.bookId),
+      live: args.live ?? DEFAULT_LIVE_FILTER,
       date: args.date,
       asOf: args.asOf ?? null,
     });
@@ -85,6 +90,7 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing' | 'propListing'>
       bookIds: list(args.bookId),
       playerIds: list(args.playerId),
       propMarkets: list(args.propType)?.map((t) => propMarketOf(t)!),
+      live: args.live ?? DEFAULT_LIVE_FILTER,
       date: args.date,
       asOf: args.asOf ?? null,
       page,
@@ -112,8 +118,7 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
   // from it on when the book had one), as Query.game with asOf shows it; and a game counts as being
   // played when it had started and had a live price by then (its status then is not kept).
   const quotes = asOf ? rows.games.flatMap((g) => chooseShown(rows.quotes.filter((q) => q.gameId === g.id), asOf >= g.startTime)) : rows.quotes;
-  const playing = (g: (typeof rows.games)[number]) =>
-    asOf ? asOf >= g.startTime && quotes.some((q) => q.gameId === g.id && q.isLive) : LIVE_STATUSES.includes(g.status);
+  const timing = (g: (typeof rows.games)[number]) => gameTiming(g, asOf ? { at: asOf, hasLivePrice: quotes.some((q) => q.gameId === g.id && q.isLive) } : undefined);
   const entries = buildListing({
     marketType,
     games: rows.games.map((g) => ({
@@ -121,7 +126,8 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
       league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
       homeTeamId: g.homeTeamId,
       awayTeamId: g.awayTeamId,
-      live: playing(g),
+      live: timing(g).inPlay,
+      started: timing(g).started,
     })),
     quotes,
     books,
@@ -134,6 +140,7 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
     sides,
     playerIds: run.playerIds,
     propMarkets: run.propMarkets,
+    live: run.live,
   }).slice(run.page?.offset ?? 0, run.page ? run.page.offset + run.page.limit : undefined);
 
   const teamIdsUsed = [...new Set(entries.flatMap((e) => (e.quote.teamId === null ? [] : [e.quote.teamId])))];

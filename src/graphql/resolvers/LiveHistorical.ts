@@ -115,7 +115,7 @@ async function historicalSeries(
   const items = pairs.map(({ game, at }, i): Snapshot => ({
     date: localDateOf(game.startTime, ctx.timeZone).replaceAll('-', ''),
     fetchedAt: at,
-    game: withQuotes(game, chooseShown(lists[i] ?? [], at >= game.startTime)),
+    game: withQuotes(game, chooseShown(lists[i] ?? [], at >= game.startTime), at),
   }));
   return { total, items };
 }
@@ -152,7 +152,7 @@ export const LiveHistoricalQuery: QueryResolvers = {
       return {
         date: localDateOf(game.startTime, ctx.timeZone).replaceAll('-', ''),
         fetchedAt: moment.kind === 'at' ? moment.at : newest,
-        game: withQuotes(game, shown),
+        game: withQuotes(game, shown, moment.kind === 'at' ? moment.at : undefined),
       };
     });
     return { total, limit: page.limit, offset: page.offset, items };

@@ -1,4 +1,18 @@
-import { averageOddsDecimal, CORE_BET_TYPES, decimalToAmerican, formatAmerican, isOneOf, isPropMarket, MARKET_TYPE_TABLE, MARKET_TYPES, medianLine, type MarketTypeDefinition, type StoredMarketType } from '../../domain';
+import {
+  averageOddsDecimal,
+  CORE_BET_TYPES,
+  decimalToAmerican,
+  formatAmerican,
+  gameTiming,
+  isOneOf,
+  isPropMarket,
+  MARKET_TYPE_TABLE,
+  MARKET_TYPES,
+  medianLine,
+  notBettableReason,
+  type MarketTypeDefinition,
+  type StoredMarketType,
+} from '../../domain';
 import type { QuoteRow } from '../../db/odds-repository';
 import type { CoreBetTypesResolvers, MarketResolvers, MarketsResolvers, OutcomeResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
@@ -68,8 +82,22 @@ async function pricedSides(quotes: readonly QuoteRow[], ctx: GraphQLContext): Pr
   return new Map([...sides].sort(([a], [b]) => SIDE_ORDER.indexOf(a) - SIDE_ORDER.indexOf(b)));
 }
 
-async function best(quotes: readonly QuoteRow[], ctx: GraphQLContext) {
-  const top = quotes.reduce<QuoteRow | null>((acc, q) => (!acc || q.decimal > acc.decimal ? q : acc), null);
+/**
+ * Whether a shown price of `m` can still be bet for its timing (domain/bettable.ts): a game being
+ * played shows a book's pregame price when the book has no live one, and the feed keeps both after
+ * the game; neither can be the best odds. Freshness is the listings' business (they mark stale prices
+ * with the market's consensus at hand): here the check is the game's clock. A closing snapshot (prices
+ * without an instant) is a record of the close, not an offer, and is not filtered.
+ */
+function bettableTiming(m: { game: import('../mappers').Game }): (q: QuoteRow) => boolean {
+  const g = m.game;
+  if (g.quotesAsOf && !g.quotesAt) return () => true;
+  const timing = gameTiming(g, g.quotesAt ? { at: g.quotesAt, hasLivePrice: (g.quotesAsOf ?? []).some((q) => q.isLive) } : undefined);
+  return (q) => notBettableReason({ isAvailable: q.isAvailable, isLive: q.isLive, gameStarted: timing.started, gameInPlay: timing.inPlay, stale: false }) === null;
+}
+
+async function best(quotes: readonly QuoteRow[], ctx: GraphQLContext, bettable: (q: QuoteRow) => boolean) {
+  const top = quotes.filter(bettable).reduce<QuoteRow | null>((acc, q) => (!acc || q.decimal > acc.decimal ? q : acc), null);
   if (!top) return null;
   const book = await ctx.loaders.sportsbookById.load(top.bookId);
   return { decimal: top.decimal, american: formatAmerican(top.american), bookId: top.bookId, bookName: book?.name ?? null, side: top.side, point: top.point };
@@ -79,9 +107,9 @@ export const Market: MarketResolvers = {
   count: (m) => m.quotes.length,
   availableCount: (m) => m.quotes.filter((q) => q.isAvailable).length,
   outcomes: (m) => m.quotes,
-  bestOdds: async (m, _a, ctx) => best([...(await pricedSides(m.quotes, ctx)).values()].flat(), ctx),
+  bestOdds: async (m, _a, ctx) => best([...(await pricedSides(m.quotes, ctx)).values()].flat(), ctx, bettableTiming(m)),
   bestOddsBySide: async (m, _a, ctx) => {
-    const results = await Promise.all([...(await pricedSides(m.quotes, ctx)).values()].map((qs) => best(qs, ctx)));
+    const results = await Promise.all([...(await pricedSides(m.quotes, ctx)).values()].map((qs) => best(qs, ctx, bettableTiming(m))));
     return results.filter((r) => r !== null);
   },
   consensus: async (m, _a, ctx) => {

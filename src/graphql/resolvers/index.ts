@@ -6,6 +6,7 @@ import { OutcomeFreshness } from './Freshness';
 import { Boxscore, Game } from './Game';
 import { CoreBetTypes, Market, Markets, Outcome } from './Market';
 import { ListingQuery } from './Listing';
+import { MiddlesQuery } from './Middles';
 import { LiveHistoricalQuery } from './LiveHistorical';
 import { LiveMovementQuery } from './LiveMovement';
 import { LiveOdds, LiveOddsFields, LiveQuery } from './LiveOdds';
@@ -29,6 +30,7 @@ export const resolvers: Resolvers[] = [
   { Markets, Market, Outcome, CoreBetTypes },
   { ConsensusRecord, BettingInfo },
   { Query: ListingQuery },
+  { Query: MiddlesQuery },
   { Query: LiveQuery, LiveOdds, ...LiveOddsFields },
   { Query: LiveMovementQuery },
   { Query: LiveHistoricalQuery },

@@ -21,6 +21,10 @@ const common = {
       'the consensus where the preferred book does not quote the market; ev.reference says which it was',
     ENUM_VOCABULARY.ReferenceChoice,
   ),
+  live: oneOf(
+    'Which prices by when they are offered: pregame, live (in-game) or all (default all; each entry says is_live, and only bettable prices are profitable or arbitrage legs)',
+    ENUM_VOCABULARY.ListingLiveFilter,
+  ),
   as_of: instant(
     "Extension (Pro, Elite): an ISO 8601 instant, not in the future; the listing from the prices known then, ages and staleness measured then, date defaulting to that instant's day (docs/point-in-time.md)",
   ),
@@ -84,6 +88,7 @@ const propListing: Route = {
     limit: withDefault(integer('Page size', 1, 1000), 100),
     offset: withDefault(integer('Index of the first entry', 0, 2_147_483_647), 0),
     as_of: common.as_of,
+    live: common.live,
   }),
   operation: 'PropListing',
   envelope: list('market_listing'),
