@@ -4083,6 +4083,273 @@ export interface operations {
                             } | null;
                             /** @description The game's markets in one period. */
                             markets: {
+                                /** @description Moneyline market. */
+                                moneyline?: {
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                    market_type: string;
+                                    /** @description Number of outcomes (one per book and side). */
+                                    count: number;
+                                    /** @description Outcomes currently available. */
+                                    available_count: number;
+                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    best_odds: {
+                                        /** @description Decimal odds. */
+                                        decimal: number;
+                                        /** @description American price. */
+                                        american: string;
+                                        /** @description The sportsbook offering it. */
+                                        book_id: number;
+                                        /** @description The sportsbook's name. */
+                                        book_name: string | null;
+                                    } | null;
+                                    /** @description Outcomes by book then side. */
+                                    outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                        outcome_id: number | null;
+                                        /** @description The sportsbook. */
+                                        book_id: number;
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description home, away, over, under (over and under on team totals). */
+                                        side: string;
+                                        /** @description Null on totals; the team whose points a team total counts. */
+                                        team_id: number | null;
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
+                                        team: {
+                                            /** @description Team id. */
+                                            id: number;
+                                            /** @description Full name. */
+                                            name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
+                                            abbr: string | null;
+                                        } | null;
+                                        /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
+                                        label: string | null;
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                        point: number | null;
+                                        /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
+                                        odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description Signed American price as a string. */
+                                            american: string;
+                                            /** @description Fractional odds. */
+                                            fractional: string | null;
+                                            /** @description The American price as the book quoted it, a number. */
+                                            original: number | null;
+                                            /** @description Implied probability of the price, 1/decimal, margin included (0..1). */
+                                            implied_probability: number;
+                                        };
+                                        /** @description Whether this is the book's live (in-game) price. */
+                                        is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
+                                        is_available: boolean;
+                                        /** @description The feed's line status word. */
+                                        line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
+                                        period: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
+                                    }[];
+                                    /** @description Null when no real book quotes the market. */
+                                    consensus: {
+                                        /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                        average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
+                                            decimal: number | null;
+                                        };
+                                        /** @description Real books (not aggregates) quoting the market. */
+                                        book_count: number;
+                                        /** @description Real books with at least one available price. */
+                                        available_count: number;
+                                    } | null;
+                                };
+                                /** @description Spread market. */
+                                spread?: {
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                    market_type: string;
+                                    /** @description Number of outcomes (one per book and side). */
+                                    count: number;
+                                    /** @description Outcomes currently available. */
+                                    available_count: number;
+                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    best_odds: {
+                                        /** @description Decimal odds. */
+                                        decimal: number;
+                                        /** @description American price. */
+                                        american: string;
+                                        /** @description The sportsbook offering it. */
+                                        book_id: number;
+                                        /** @description The sportsbook's name. */
+                                        book_name: string | null;
+                                    } | null;
+                                    /** @description Outcomes by book then side. */
+                                    outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                        outcome_id: number | null;
+                                        /** @description The sportsbook. */
+                                        book_id: number;
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description home, away, over, under (over and under on team totals). */
+                                        side: string;
+                                        /** @description Null on totals; the team whose points a team total counts. */
+                                        team_id: number | null;
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
+                                        team: {
+                                            /** @description Team id. */
+                                            id: number;
+                                            /** @description Full name. */
+                                            name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
+                                            abbr: string | null;
+                                        } | null;
+                                        /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
+                                        label: string | null;
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                        point: number | null;
+                                        /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
+                                        odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description Signed American price as a string. */
+                                            american: string;
+                                            /** @description Fractional odds. */
+                                            fractional: string | null;
+                                            /** @description The American price as the book quoted it, a number. */
+                                            original: number | null;
+                                            /** @description Implied probability of the price, 1/decimal, margin included (0..1). */
+                                            implied_probability: number;
+                                        };
+                                        /** @description Whether this is the book's live (in-game) price. */
+                                        is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
+                                        is_available: boolean;
+                                        /** @description The feed's line status word. */
+                                        line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
+                                        period: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
+                                    }[];
+                                    /** @description Null when no real book quotes the market. */
+                                    consensus: {
+                                        /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                        average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
+                                            decimal: number | null;
+                                        };
+                                        /** @description Real books (not aggregates) quoting the market. */
+                                        book_count: number;
+                                        /** @description Real books with at least one available price. */
+                                        available_count: number;
+                                    } | null;
+                                };
+                                /** @description Total (over/under) market. */
+                                total?: {
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                    market_type: string;
+                                    /** @description Number of outcomes (one per book and side). */
+                                    count: number;
+                                    /** @description Outcomes currently available. */
+                                    available_count: number;
+                                    /** @description Highest available price among real books (not aggregates), any side. Null when none. */
+                                    best_odds: {
+                                        /** @description Decimal odds. */
+                                        decimal: number;
+                                        /** @description American price. */
+                                        american: string;
+                                        /** @description The sportsbook offering it. */
+                                        book_id: number;
+                                        /** @description The sportsbook's name. */
+                                        book_name: string | null;
+                                    } | null;
+                                    /** @description Outcomes by book then side. */
+                                    outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                        outcome_id: number | null;
+                                        /** @description The sportsbook. */
+                                        book_id: number;
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description home, away, over, under (over and under on team totals). */
+                                        side: string;
+                                        /** @description Null on totals; the team whose points a team total counts. */
+                                        team_id: number | null;
+                                        /** @description The side's team (the counted team on a team total); null on totals. */
+                                        team: {
+                                            /** @description Team id. */
+                                            id: number;
+                                            /** @description Full name. */
+                                            name: string | null;
+                                            /** @description Abbreviation, e.g. BOS. */
+                                            abbr: string | null;
+                                        } | null;
+                                        /** @description Human-readable outcome, e.g. 'BOS -3.5', 'BOS', 'Over 221.5'. Selected by live odds. */
+                                        label: string | null;
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                        point: number | null;
+                                        /** @description The price with its implied probability; live odds select it as `odds: liveOdds`. */
+                                        odds: {
+                                            /** @description Decimal odds. */
+                                            decimal: number;
+                                            /** @description Signed American price as a string. */
+                                            american: string;
+                                            /** @description Fractional odds. */
+                                            fractional: string | null;
+                                            /** @description The American price as the book quoted it, a number. */
+                                            original: number | null;
+                                            /** @description Implied probability of the price, 1/decimal, margin included (0..1). */
+                                            implied_probability: number;
+                                        };
+                                        /** @description Whether this is the book's live (in-game) price. */
+                                        is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
+                                        is_available: boolean;
+                                        /** @description The feed's line status word. */
+                                        line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
+                                        period: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
+                                    }[];
+                                    /** @description Null when no real book quotes the market. */
+                                    consensus: {
+                                        /** @description Mean implied probability of every available real-book price in the market, as decimal odds. */
+                                        average_odds: {
+                                            /** @description Decimal odds of the mean implied probability; null without prices. */
+                                            decimal: number | null;
+                                        };
+                                        /** @description Real books (not aggregates) quoting the market. */
+                                        book_count: number;
+                                        /** @description Real books with at least one available price. */
+                                        available_count: number;
+                                    } | null;
+                                };
                                 /**
                                  * @description Extension (issue 22): every player prop of the game and period as one Market (market_type
                                  *     player_props); each outcome names its player, prop_type, point and side (over/under; yes/no on a
