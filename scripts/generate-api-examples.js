@@ -16,6 +16,8 @@ const root = path.resolve(__dirname, '..');
 const dist = (p) => require(path.join(root, 'dist', p));
 const OUT = path.join(root, 'src', 'rest', 'examples', 'responses.json');
 const SERIES = path.join(root, 'test', 'fixtures', 'feeds', 'nba-2026-01-24.jsonl.gz');
+// Player props: the first capture of the real WNBA props (test/fixtures), a game of its own.
+const PROPS = path.join(root, 'test', 'fixtures', 'feeds', 'theoddsapi', 'wnba-props-2023-05_2023-07.jsonl.gz');
 const CUTOFF = new Date('2026-01-24T22:17:00Z');
 const NOW = new Date('2026-01-24T22:20:00Z');
 const DAY = '2026-01-24';
@@ -60,6 +62,11 @@ async function main() {
     for await (const document of readSources(SERIES)) if (document.fetchedAt && document.fetchedAt <= CUTOFF) yield document;
   }
   await ingestDocuments(upToCutoff(), { db });
+  async function* firstProps() {
+    for await (const document of readSources(PROPS)) return yield document;
+  }
+  await ingestDocuments(firstProps(), { db });
+  const propsGame = (await db.prisma.quote.findFirst({ where: { playerId: { gt: 0 } }, select: { gameId: true } })).gameId;
   // A starter plan of 2 requests a minute: its third request shows the 429.
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_KEY: 'examples-admin-key-0123456789', DATA_DIR: MEMORY, REST_CACHE_MS: '0', RATE_LIMIT_STARTER: '2' });
   const bus = createLocalBus();
@@ -99,7 +106,7 @@ async function main() {
       MoneylineListing: `/markets/moneyline?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}`,
       SpreadListing: `/markets/spread?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}`,
       TotalListing: `/markets/total?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}&side=over`,
-      PlayerPropsListing: `/markets/player_props?date=${DAY}&live=pregame&limit=2`,
+      PlayerPropsListing: `/markets/player_props?game_id=${propsGame}&prop_type=points&limit=2`,
       Middles: `/markets/middles?date=${DAY}&market_type=total`,
       LiveOdds: `/live?game_id=${live.game_id}&market_type=moneyline&book_id=${book}`,
       LiveMovement: `/live/movement?game_id=${live.game_id}&market_type=spread&book_id=${book}&period=full_game`,

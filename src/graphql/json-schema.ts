@@ -53,6 +53,9 @@ function described(schema: JsonSchema, description: string | null | undefined): 
 function selectionSchema(type: GraphQLObjectType, set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
+  // A field selected twice under one key (a fragment's and the operation's own) is one field whose
+  // selections GraphQL merges: so are they here.
+  const seen = new Map<string, SelectionSetNode['selections']>();
   const visit = (selections: SelectionSetNode['selections'], conditional: boolean) => {
     for (const s of selections) {
       const isConditional = conditional || Boolean(s.directives?.some((d) => d.name.value === 'include' || d.name.value === 'skip'));
@@ -62,7 +65,10 @@ function selectionSchema(type: GraphQLObjectType, set: SelectionSetNode, fragmen
           properties[key] = { type: 'string', description: 'Name of the GraphQL type' };
         } else {
           const field = type.getFields()[s.name.value]!;
-          properties[key] = described(outputSchema(field.type, s.selectionSet, fragments), field.description);
+          const merged = s.selectionSet ? [...(seen.get(key) ?? []), ...s.selectionSet.selections] : undefined;
+          if (merged) seen.set(key, merged);
+          const selectionSet = s.selectionSet && merged ? { ...s.selectionSet, selections: merged } : s.selectionSet;
+          properties[key] = described(outputSchema(field.type, selectionSet, fragments), field.description);
         }
         if (!isConditional && !required.includes(key)) required.push(key);
       } else if (s.kind === Kind.INLINE_FRAGMENT) {

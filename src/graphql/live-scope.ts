@@ -1,3 +1,4 @@
+import { isPropMarket } from '../domain';
 import type { LiveScope } from '../events/live-feed';
 import type { Game } from './mappers';
 
@@ -16,5 +17,6 @@ export function withLiveScope(game: Game, scope: LiveScope): Game {
 export function inLiveScope(game: Game, quote: { marketType: string; bookId: number }): boolean {
   const scope = (game as unknown as Record<symbol, LiveScope | undefined>)[SCOPE];
   if (!scope) return true;
-  return (scope.marketType == null || scope.marketType === quote.marketType) && (scope.bookId == null || scope.bookId === quote.bookId);
+  const market = scope.marketType == null || scope.marketType === quote.marketType || (scope.marketType === 'player_props' && isPropMarket(quote.marketType));
+  return market && (scope.bookId == null || scope.bookId === quote.bookId);
 }

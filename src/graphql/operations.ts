@@ -91,5 +91,7 @@ export function liveOddsVariables(filter: { game_id?: number | null | undefined;
     moneyline: !only || only === 'moneyline',
     spread: !only || only === 'spread',
     total: !only || only === 'total',
+    // Declared by GET /live's operation only; the push documents ignore it (props are not pushed yet).
+    player_props: only === 'player_props',
   };
 }

@@ -9,7 +9,7 @@ import { Kind, parse, validate, type DocumentNode, type FieldNode, type GraphQLS
 // transport (which runs it) and the OpenAPI document (which describes its events) build it here.
 
 const STREAM_OPERATION = `
-subscription OddsStream($game_id: Int, $market_type: LiveMarketType, $book_id: Int, $book_ids: [Int!], $moneyline: Boolean!, $spread: Boolean!, $total: Boolean!, $last_event_id: String) {
+subscription OddsStream($game_id: Int, $market_type: LiveMarketType, $book_id: Int, $book_ids: [Int!], $moneyline: Boolean!, $spread: Boolean!, $total: Boolean!, $player_props: Boolean = false, $last_event_id: String) {
   event: oddsStream(gameId: $game_id, marketType: $market_type, bookId: $book_id, lastEventId: $last_event_id) {
     sequence
     kind

@@ -46,11 +46,11 @@ describe('GET /odds/live', () => {
     expect(res.body.updated_at).toBe('2026-01-24T01:05:00.000Z');
   });
 
-  test('when market_type is player_props, then the games come back with empty markets', async () => {
+  test('when market_type is player_props and no book quotes a prop of the game, then its markets hold player_props null and nothing else', async () => {
     const res = await t.get(`${path}?market_type=player_props`, starter);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, count: 1, updated_at: null });
-    expect(res.body.data[0].markets).toEqual({});
+    expect(res.body.data[0].markets).toEqual({ player_props: null }); // no book quotes a prop for this game
   });
 
   test('when book_id and game_id are given, then they narrow the outcomes and the games', async () => {

@@ -188,3 +188,45 @@ describe('player props: the real WNBA props captures', () => {
     }
   });
 });
+
+describe('player props live: the captures up to one taken in play', () => {
+  let t: TestApp;
+  let key: string;
+  let live: Capture;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const docs: SourceDocument[] = [];
+    for await (const d of readSources(feedPath(PROPS))) docs.push(d);
+    docs.sort((a, b) => a.fetchedAt!.getTime() - b.fetchedAt!.getTime());
+    // The first capture taken after its game's commence_time, and everything before it.
+    const index = docs.findIndex((d) => new Date((d.body as any).timestamp) >= new Date((d.body as any).data.commence_time));
+    live = { fetched_at: '', body: docs[index]!.body as Capture['body'] };
+    await ingestDocuments(docs.slice(0, index + 1), { db: t.db });
+    key = (await t.createKey('pro')).key;
+  }, 300_000);
+  afterAll(() => t?.close());
+
+  test('when /live is asked with market_type=player_props, then the game being played lists its live props exactly, and only props', async () => {
+    const res = await t.get(`${BASE}/live?market_type=player_props`, key);
+    expect(res.status).toBe(200);
+    const game = res.body.data.find((g: any) => g.meta?.source_ids?.[SOURCE] === live.body.data.id) ?? res.body.data[0];
+    expect(Object.keys(game.markets)).toEqual(['player_props']);
+    const served = new Map<string, number>();
+    for (const o of game.markets.player_props.outcomes) {
+      if (!o.is_available) continue;
+      expect(o.is_live).toBe(true);
+      served.set(`${o.book_id}|${normalizePlayerName(o.player.name)}|${o.prop_type}|${o.point}|${o.side}`, o.odds.original);
+    }
+    const expected = new Map([...priceKeys(live.body.data)].map(([k, v]) => [k.split('|').map((part, i) => (i === 1 ? normalizePlayerName(part) : part)).join('|'), v]));
+    expect(served).toEqual(expected);
+  });
+
+  test('when /live is asked without market_type, then props stay out of the live payload', async () => {
+    const res = await t.get(`${BASE}/live`, key);
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeGreaterThan(0);
+    for (const g of res.body.data) expect(g.markets.player_props).toBeUndefined();
+  });
+});
+

@@ -265,7 +265,7 @@ export interface paths {
         };
         /**
          * Latest odds of the games being played (all paid plans)
-         * @description Games with status in_progress or live, with their markets. updated_at is when the newest included quote was last seen, or the time of the data (newest feed document stored) when no game is being played. market_type=player_props is accepted and returns the games with an empty markets object (no props are ingested).
+         * @description Games with status in_progress or live, with their markets. updated_at is when the newest included quote was last seen, or the time of the data (newest feed document stored) when no game is being played. market_type=player_props answers the games with their player props only (markets.player_props: outcomes with player, prop_type, point, side; docs/player-props.md).
          */
         get: operations["LiveOdds"];
         put?: never;
@@ -4550,6 +4550,78 @@ export interface operations {
                                         available_count: number;
                                     } | null;
                                 };
+                                /**
+                                 * @description Extension (issue 22): every player prop of the game and period as one Market (market_type
+                                 *     player_props); each outcome names its player, prop_type, point and side (over/under; yes/no on a
+                                 *     prop without a line). Null when no book quotes a prop. Only selected when asked for: a game carries
+                                 *     10-30x more prop prices than game prices.
+                                 */
+                                player_props?: {
+                                    /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                    market_type: string;
+                                    /** @description Number of outcomes (one per book and side). */
+                                    count: number;
+                                    /** @description Outcomes by book then side. */
+                                    outcomes: {
+                                        /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                        outcome_id: number | null;
+                                        /** @description The sportsbook. */
+                                        book_id: number;
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Player props: points, rebounds, assists, threes, points_rebounds_assists, ... (null on game markets). */
+                                        prop_type: string | null;
+                                        /** @description Player props: the player; null on game markets. */
+                                        player: {
+                                            /** @description Stable player id (GET /players). */
+                                            id: number;
+                                            /** @description The player's name as first seen. */
+                                            name: string;
+                                            /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                            team_id: number | null;
+                                        } | null;
+                                        /** @description home, away, over, under (over and under on team totals). */
+                                        side: string;
+                                        /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                        point: number | null;
+                                        /** @description Player props: true for a book's alternate line (kept beside its main line); null on game markets. */
+                                        is_alternate: boolean | null;
+                                        /** @description The price. */
+                                        odds: {
+                                            /** @description Decimal odds: the payout per unit staked, stake included. */
+                                            decimal: number;
+                                            /** @description Signed American price as a string: -110, +150. */
+                                            american: string;
+                                            /** @description Fractional odds, e.g. 10/11. */
+                                            fractional: string | null;
+                                            /** @description The American price as the book quoted it, a number. */
+                                            original: number | null;
+                                        };
+                                        /** @description Whether this is the book's live (in-game) price. */
+                                        is_live: boolean;
+                                        /** @description Whether the book currently offers the price. */
+                                        is_available: boolean;
+                                        /** @description The feed's line status word. */
+                                        line_status: string | null;
+                                        /** @description Stored period, e.g. full_game. */
+                                        period: string;
+                                        /**
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @enum {string|null}
+                                         */
+                                        result: "won" | "lost" | "push" | "void" | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                         */
+                                        confirmed_at: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the price or point last moved (not merely confirmed).
+                                         */
+                                        price_changed_at: string;
+                                    }[];
+                                } | null;
                             };
                         }[];
                         /** @description Number of records in data */
