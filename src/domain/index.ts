@@ -22,3 +22,4 @@ export * from './webhook-retry';
 export * from './listing';
 export * from './bettable';
 export * from './middles';
+export * from './signals';
