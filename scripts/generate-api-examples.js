@@ -100,6 +100,7 @@ async function main() {
       SpreadListing: `/markets/spread?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}`,
       TotalListing: `/markets/total?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}&side=over`,
       Middles: `/markets/middles?date=${DAY}&market_type=total`,
+      LineSignals: `/signals?game_id=${scheduled.game_id}&kind=steam,reverse_line_movement&market_type=spread`,
       LiveOdds: `/live?game_id=${live.game_id}&market_type=moneyline&book_id=${book}`,
       LiveMovement: `/live/movement?game_id=${live.game_id}&market_type=spread&book_id=${book}&period=full_game`,
       HistoricalOdds: `/historical?start_date=${DAY}&end_date=${DAY}&game_id=${finished.game_id}&market_type=total&book_id=${book}`,

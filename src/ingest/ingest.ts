@@ -1,6 +1,7 @@
 import type { Database } from '../db/client';
 import type { NormalizedDocument } from '../db/feed-rows';
 import { startDocument, type ChangeSet } from '../db/feed-store';
+import { recordSignals } from '../db/signal-store';
 import type { EventBus } from '../events/bus';
 import { FeedDocumentError, formatOf, type FeedFormat } from './feeds';
 import type { SourceDocument } from './sources';
@@ -62,6 +63,8 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     summary.documents++;
     // Read once committed: the store renumbers the games of string-id sources to the games they are.
     for (const game of doc.games) games.add(game.id);
+    // Line-movement signals of the games whose prices moved, from the history just committed (docs/signals.md).
+    if (changes.markets.length) await recordSignals(options.db.prisma, [...new Set(changes.markets.map((m) => m.gameId))], seenAt);
     summary.quotesChanged += changes.quotesChanged;
     summary.historyRows += changes.historyRows;
     if (options.bus && (changes.games.length || changes.markets.length)) {
