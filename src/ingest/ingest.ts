@@ -63,13 +63,14 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     summary.documents++;
     // Read once committed: the store renumbers the games of string-id sources to the games they are.
     for (const game of doc.games) games.add(game.id);
-    // Line-movement signals of the games whose prices moved, from the history just committed (docs/signals.md).
-    if (changes.markets.length) await recordSignals(options.db.prisma, [...new Set(changes.markets.map((m) => m.gameId))], seenAt);
     summary.quotesChanged += changes.quotesChanged;
     summary.historyRows += changes.historyRows;
     if (options.bus && (changes.games.length || changes.markets.length)) {
       await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version, quotes: changes.quotesChanged });
     }
+    // Line-movement signals of the games whose prices moved, from the history just committed and
+    // published (docs/signals.md): derived data, so a failure here never holds back the prices.
+    if (changes.markets.length) await recordSignals(options.db.prisma, [...new Set(changes.markets.map((m) => m.gameId))], seenAt);
     summary.games = games.size;
     options.onDocument?.(summary, name);
   };
