@@ -108,6 +108,7 @@ async function main() {
       TotalListing: `/markets/total?date=${DAY}&game_id=${scheduled.game_id}&book_id=${book}&side=over`,
       PlayerPropsListing: `/markets/player_props?game_id=${propsGame}&prop_type=points&limit=2`,
       Middles: `/markets/middles?date=${DAY}&market_type=total`,
+      LineSignals: `/signals?game_id=${scheduled.game_id}&kind=steam,reverse_line_movement&market_type=spread`,
       LiveOdds: `/live?game_id=${live.game_id}&market_type=moneyline&book_id=${book}`,
       LiveMovement: `/live/movement?game_id=${live.game_id}&market_type=spread&book_id=${book}&period=full_game`,
       HistoricalOdds: `/historical?start_date=${DAY}&end_date=${DAY}&game_id=${finished.game_id}&market_type=total&book_id=${book}`,

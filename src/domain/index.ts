@@ -24,3 +24,4 @@ export * from './listing';
 export * from './players';
 export * from './bettable';
 export * from './middles';
+export * from './signals';

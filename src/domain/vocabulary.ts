@@ -135,3 +135,7 @@ export type NotBettableReason = (typeof NOT_BETTABLE_REASONS)[number];
 /** The markets middles are looked for in (domain/middles.ts): the two with a line. */
 export const MIDDLE_MARKET_TYPES = ['spread', 'total'] as const;
 export type MiddleMarketType = (typeof MIDDLE_MARKET_TYPES)[number];
+
+/** Kinds of line-movement signal (domain/signals.ts; docs/signals.md). */
+export const SIGNAL_KINDS = ['steam', 'reverse_line_movement', 'market_leader'] as const;
+export type SignalKind = (typeof SIGNAL_KINDS)[number];

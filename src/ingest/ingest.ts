@@ -1,6 +1,7 @@
 import type { Database } from '../db/client';
 import type { NormalizedDocument } from '../db/feed-rows';
 import { startDocument, type ChangeSet } from '../db/feed-store';
+import { recordSignals } from '../db/signal-store';
 import type { EventBus } from '../events/bus';
 import { FeedDocumentError, formatOf, type FeedFormat } from './feeds';
 import type { SourceDocument } from './sources';
@@ -67,6 +68,9 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     if (options.bus && (changes.games.length || changes.markets.length)) {
       await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version, quotes: changes.quotesChanged });
     }
+    // Line-movement signals of the games whose prices moved, from the history just committed and
+    // published (docs/signals.md): derived data, so a failure here never holds back the prices.
+    if (changes.markets.length) await recordSignals(options.db.prisma, [...new Set(changes.markets.map((m) => m.gameId))], seenAt);
     summary.games = games.size;
     options.onDocument?.(summary, name);
   };

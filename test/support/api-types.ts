@@ -256,6 +256,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nba/odds/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Line-movement signals: steam, reverse line movement and market leaders, detected at ingest (Pro, Elite)
+         * @description Signals the ingest detected from the pregame price history after each capture and stored (nothing is computed per request): steam (3 or more books moving one side the same way within 15 minutes), reverse_line_movement (the line moving toward the side with the minority of tickets, the money split shown) and market_leader (the first book on a new number, and how long the others took). Newest first. Definitions and thresholds: docs/signals.md.
+         */
+        get: operations["LineSignals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/nba/odds/live": {
         parameters: {
             query?: never;
@@ -4067,6 +4087,85 @@ export interface operations {
                                 /** @description Seconds since then, at the request's clock (or asOf). */
                                 age_seconds: number;
                             };
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    LineSignals: {
+        parameters: {
+            query?: {
+                /** @description League-local day (LEAGUE_TIME_ZONE) of the games, default today; without it, game_id is not limited to a day */
+                date?: string;
+                /** @description One or more game ids (comma-separated and/or repeated) */
+                game_id?: number[];
+                /** @description steam, reverse_line_movement and/or market_leader (default all) (comma-separated and/or repeated) */
+                kind?: ("steam" | "reverse_line_movement" | "market_leader")[];
+                /** @description moneyline, spread and/or total (default all) (comma-separated and/or repeated) */
+                market_type?: ("moneyline" | "spread" | "total")[];
+            };
+            header?: {
+                /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Line-movement signals: steam, reverse line movement and market leaders, detected at ingest (Pro, Elite) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description Stored line-movement signals of a league-local day's games (or of gameId), newest first (Pro, Elite). */
+                        data: {
+                            /** @description steam, reverse_line_movement or market_leader. */
+                            kind: string;
+                            /** @description The game. */
+                            game_id: number;
+                            /** @description moneyline, spread or total. */
+                            market_type: string;
+                            /** @description full_game. */
+                            period: string;
+                            /** @description The side the moves are read on (home, over), or for reverse line movement the side the line moved toward. */
+                            side: string;
+                            /**
+                             * Format: date-time
+                             * @description When the first move of the event was seen.
+                             */
+                            at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the ingest stored it.
+                             */
+                            detected_at: string;
+                            /** @description The event's figures, snake_case: moves (book_id, at, from/to point and American price, size, unit), books, direction; majority_side, majority_tickets_percent, majority_money_percent (RLM); number, leader_book_id, followers (leader). */
+                            data: unknown;
                         }[];
                         /** @description Number of records in data */
                         count: number;

@@ -7,6 +7,7 @@ import type { ListingPeriod } from '../../domain';
 import type { ListingSort } from '../../domain';
 import type { LiveFilter as ListingLiveFilter } from '../../domain';
 import type { MiddleMarketType } from '../../domain';
+import type { SignalKind } from '../../domain';
 import type { StatusWord as GameStatusFilter } from '../../domain';
 import type { DevigMethod } from '../../domain';
 import type { Plan } from '../../domain';
@@ -729,6 +730,27 @@ export type LineMovementRecord = {
   value: Maybe<Scalars['Float']['output']>;
 };
 
+/** A line-movement signal, detected at ingest from the price history and stored (docs/signals.md). */
+export type LineSignal = {
+  __typename?: 'LineSignal';
+  /** When the first move of the event was seen. */
+  at: Scalars['DateTime']['output'];
+  /** The event's figures, snake_case: moves (book_id, at, from/to point and American price, size, unit), books, direction; majority_side, majority_tickets_percent, majority_money_percent (RLM); number, leader_book_id, followers (leader). */
+  data: Scalars['JSON']['output'];
+  /** When the ingest stored it. */
+  detectedAt: Scalars['DateTime']['output'];
+  /** The game. */
+  gameId: Scalars['Int']['output'];
+  /** steam, reverse_line_movement or market_leader. */
+  kind: Scalars['String']['output'];
+  /** moneyline, spread or total. */
+  marketType: Scalars['String']['output'];
+  /** full_game. */
+  period: Scalars['String']['output'];
+  /** The side the moves are read on (home, over), or for reverse line movement the side the line moved toward. */
+  side: Scalars['String']['output'];
+};
+
 export { ListingLiveFilter };
 
 /** One book's price in a cross-game listing (spec 2.4 Outcome with gameId, value and ev). */
@@ -1268,6 +1290,8 @@ export type Query = {
    * book, market, period and side (default: every period).
    */
   lineMovement: LineMovementList;
+  /** Stored line-movement signals of a league-local day's games (or of gameId), newest first (Pro, Elite). */
+  lineSignals: Array<LineSignal>;
   /**
    * Latest odds of the games being played (all paid plans). marketType narrows updatedAt; select the
    * Markets keys you want (REST /odds/live omits the others).
@@ -1409,6 +1433,15 @@ export type QueryLineMovementArgs = {
 
 
 /** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryLineSignalsArgs = {
+  date?: InputMaybe<Scalars['Date']['input']>;
+  gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  kind?: InputMaybe<Array<SignalKind>>;
+  marketType?: InputMaybe<Array<MarketType>>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
 export type QueryLiveGamesArgs = {
   bookId?: InputMaybe<Scalars['Int']['input']>;
   gameId?: InputMaybe<Scalars['Int']['input']>;
@@ -1503,6 +1536,8 @@ export type SideConsensus = {
   /** home, away, over or under. */
   side: Scalars['String']['output'];
 };
+
+export { SignalKind };
 
 /** A sportsbook (spec 2.7). */
 export type Sportsbook = {
@@ -1890,6 +1925,7 @@ export type ResolversTypes = {
   LineMovement: ResolverTypeWrapper<LineMovement>;
   LineMovementList: ResolverTypeWrapper<LineMovementList>;
   LineMovementRecord: ResolverTypeWrapper<LineMovementRecord>;
+  LineSignal: ResolverTypeWrapper<LineSignal>;
   ListingLiveFilter: ListingLiveFilter;
   ListingOutcome: ResolverTypeWrapper<ListingOutcome>;
   ListingPeriod: ListingPeriod;
@@ -1923,6 +1959,7 @@ export type ResolversTypes = {
   ReferenceChoice: ReferenceChoice;
   Side: Side;
   SideConsensus: ResolverTypeWrapper<SideConsensus>;
+  SignalKind: SignalKind;
   Sportsbook: ResolverTypeWrapper<SportsbookModel>;
   SpreadConsensus: ResolverTypeWrapper<SpreadConsensus>;
   Standings: ResolverTypeWrapper<Standings>;
@@ -1985,6 +2022,7 @@ export type ResolversParentTypes = {
   LineMovement: LineMovement;
   LineMovementList: LineMovementList;
   LineMovementRecord: LineMovementRecord;
+  LineSignal: LineSignal;
   ListingOutcome: ListingOutcome;
   LiveGameChange: LiveGameChangeModel;
   LiveOdds: Omit<LiveOdds, 'games'> & { games: Array<ResolversParentTypes['Game']> };
@@ -2410,6 +2448,18 @@ export type LineMovementRecordResolvers<ContextType = GraphQLContext, ParentType
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type LineSignalResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LineSignal'] = ResolversParentTypes['LineSignal']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  data?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  detectedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type ListingLiveFilterResolvers = EnumResolverSignature<{ ALL?: any, LIVE?: any, PREGAME?: any }, ResolversTypes['ListingLiveFilter']>;
 
 export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListingOutcome'] = ResolversParentTypes['ListingOutcome']> = {
@@ -2672,6 +2722,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   historicalOdds?: Resolver<ResolversTypes['HistoricalPage'], ParentType, ContextType, RequireFields<QueryHistoricalOddsArgs, 'limit' | 'offset'>>;
   leagues?: Resolver<Array<ResolversTypes['League']>, ParentType, ContextType, Partial<QueryLeaguesArgs>>;
   lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, Partial<QueryLineMovementArgs>>;
+  lineSignals?: Resolver<Array<ResolversTypes['LineSignal']>, ParentType, ContextType, Partial<QueryLineSignalsArgs>>;
   liveGames?: Resolver<ResolversTypes['LiveOdds'], ParentType, ContextType, Partial<QueryLiveGamesArgs>>;
   marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'live' | 'marketType' | 'period' | 'reference'>>;
   middles?: Resolver<Array<ResolversTypes['Middle']>, ParentType, ContextType, RequireFields<QueryMiddlesArgs, 'live' | 'period'>>;
@@ -2695,6 +2746,8 @@ export type SideConsensusResolvers<ContextType = GraphQLContext, ParentType exte
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
+
+export type SignalKindResolvers = EnumResolverSignature<{ MARKET_LEADER?: any, REVERSE_LINE_MOVEMENT?: any, STEAM?: any }, ResolversTypes['SignalKind']>;
 
 export type SportsbookResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Sportsbook'] = ResolversParentTypes['Sportsbook']> = {
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2855,6 +2908,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   LineMovement?: LineMovementResolvers<ContextType>;
   LineMovementList?: LineMovementListResolvers<ContextType>;
   LineMovementRecord?: LineMovementRecordResolvers<ContextType>;
+  LineSignal?: LineSignalResolvers<ContextType>;
   ListingLiveFilter?: ListingLiveFilterResolvers;
   ListingOutcome?: ListingOutcomeResolvers<ContextType>;
   ListingPeriod?: ListingPeriodResolvers;
@@ -2888,6 +2942,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ReferenceChoice?: ReferenceChoiceResolvers;
   Side?: SideResolvers;
   SideConsensus?: SideConsensusResolvers<ContextType>;
+  SignalKind?: SignalKindResolvers;
   Sportsbook?: SportsbookResolvers<ContextType>;
   SpreadConsensus?: SpreadConsensusResolvers<ContextType>;
   Standings?: StandingsResolvers<ContextType>;

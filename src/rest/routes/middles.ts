@@ -5,7 +5,8 @@ import { date, decimal, ids, instant, oneOf, someOf } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_ALIASES } from './periods';
 
-// Middles between bettable prices (issue 23; docs/signals.md): one route running the operation Middles.
+// Signals a bettor can act on (issue 23; docs/signals.md): middles between bettable prices
+// (operation Middles) and the line-movement signals the ingest stored (operation LineSignals).
 
 export const middleRoutes = defineRoutes([
   {
@@ -30,5 +31,23 @@ export const middleRoutes = defineRoutes([
     errors: [403],
     tags: ['markets'],
     asOfFreshness: 'history',
+  },
+  {
+    path: '/signals',
+    summary: 'Line-movement signals: steam, reverse line movement and market leaders, detected at ingest (Pro, Elite)',
+    description:
+      'Signals the ingest detected from the pregame price history after each capture and stored (nothing is computed per request): steam (3 or more books moving one side the same way within 15 minutes), ' +
+      'reverse_line_movement (the line moving toward the side with the minority of tickets, the money split shown) and market_leader (the first book on a new number, and how long the others took). ' +
+      'Newest first. Definitions and thresholds: docs/signals.md.',
+    params: z.object({
+      date: date('League-local day (LEAGUE_TIME_ZONE) of the games, default today; without it, game_id is not limited to a day'),
+      game_id: ids('One or more game ids'),
+      kind: someOf('steam, reverse_line_movement and/or market_leader (default all)', ENUM_VOCABULARY.SignalKind),
+      market_type: someOf('moneyline, spread and/or total (default all)', ENUM_VOCABULARY.MarketType),
+    }),
+    operation: 'LineSignals',
+    envelope: list('line_signals'),
+    errors: [403],
+    tags: ['markets'],
   },
 ]);
