@@ -67,14 +67,11 @@ describe('freshness of prices', () => {
     }
   });
 
-  test('when an arbitrage leans on a stale price, then the arbitrage says its other leg is stale', async () => {
+  test('when an arbitrage would lean on a stale price, then it is no arbitrage: a stale price cannot be bet (issue 23)', async () => {
     const rows = await listing(8802);
-    const away = entry(rows, 68, 'away');
-    expect(away.ev).toMatchObject({ stale: false, arbitrage: true });
-    expect(away.ev.arbitrage_detail.complement).toMatchObject({ book_id: 69, side: 'home', stale: true });
+    expect(entry(rows, 68, 'away').ev).toMatchObject({ stale: false, bettable: true, arbitrage: false, arbitrage_detail: null });
     // Book 69 is far from the market now: the distance is the first reason that applies.
-    expect(entry(rows, 69, 'home').ev).toMatchObject({ stale: true, stale_reason: 'off_market', arbitrage: true });
-    expect(entry(rows, 69, 'home').ev.arbitrage_detail.complement).toMatchObject({ book_id: 68, stale: false });
+    expect(entry(rows, 69, 'home').ev).toMatchObject({ stale: true, stale_reason: 'off_market', bettable: false, not_bettable_reason: 'stale', arbitrage: false });
   });
 
   test('when a game\'s markets are read, then every quote carries when the feed confirmed it and when its price last moved', async () => {

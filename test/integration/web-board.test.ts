@@ -16,17 +16,19 @@ const WAIT_MS = Number(process.env.BOARD_WAIT_MS ?? 90_000);
 jest.setTimeout(WAIT_MS);
 
 // Tip-off at this minute: the game is in progress and belongs to today's league day whatever the hour.
+// Its prices are live ones: pregame prices of a started game cannot be bet, so they are never a best
+// price, an arbitrage leg or a value badge (issue 23; test/integration/bettable.test.ts).
 const start = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
 const game = (fanDuelMoneyline: [number, number]): GameSpec => ({
   id: 7101,
   status: 'inprogress',
   start,
   books: {
-    15: { moneyline: [-100, 400] }, // Consensus: an aggregate, never the best price
-    68: { moneyline: [-150, 130], spread: [-3.5, -110, -110], total: [220.5, -110, -110] },
-    69: { moneyline: fanDuelMoneyline, spread: [-3.5, -105, -115] },
-    79: { moneyline: [105, 110] }, // bet365 home +105 with DraftKings away +130: an arbitrage
-    4999: { moneyline: [-140, 125], spread: [-3.5, -108, -108] },
+    15: { live: { moneyline: [-100, 400] } }, // Consensus: an aggregate, never the best price
+    68: { live: { moneyline: [-150, 130], spread: [-3.5, -110, -110], total: [220.5, -110, -110] } },
+    69: { live: { moneyline: fanDuelMoneyline, spread: [-3.5, -105, -115] } },
+    79: { live: { moneyline: [105, 110] } }, // bet365 home +105 with DraftKings away +130: an arbitrage
+    4999: { live: { moneyline: [-140, 125], spread: [-3.5, -108, -108] } },
   },
 });
 
@@ -47,7 +49,9 @@ run('live odds board in Chromium', () => {
   const overflow = () => page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as Promise<number>;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The service's clock follows the captures (5 s after the last one), as a polled feed keeps it: the
+    // live prices stay fresh however long the browser takes (a live price is stale after 60 s).
+    t = await startTestApp({ now: () => new Date(seen + 5_000) });
     key = (await t.createKey('pro')).key;
     await ingest(game([-145, 120]));
     browser = await launchBrowser();
@@ -87,7 +91,7 @@ run('live odds board in Chromium', () => {
     // Every real book has a row (the Consensus aggregate none), each cell labelled pregame or live.
     await expect(page.locator('#game-7101 table.grid tbody tr[data-book]').count()).resolves.toBe(4);
     await expect(page.locator('#game-7101 tr[data-book="15"]').count()).resolves.toBe(0);
-    await expect(bookCell('moneyline', 68, 'away').locator('.when').textContent()).resolves.toBe('pre');
+    await expect(bookCell('moneyline', 68, 'away').locator('.when').textContent()).resolves.toBe('live');
     await expect(bookCell('moneyline', 68, 'away').getAttribute('class')).resolves.toMatch(/\bbest\b/);
     await expect(bookCell('moneyline', 69, 'away').getAttribute('class')).resolves.not.toMatch(/\bbest\b/);
     await showMarket('spread');
