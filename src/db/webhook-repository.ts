@@ -1,6 +1,7 @@
 import { Prisma } from './__generated__/prisma/client';
 import type { PrismaClient } from './client';
 import type { ChangedMarket } from './change-log';
+import type { OutcomeKey } from '../domain';
 
 // Webhooks and their deliveries (docs/webhooks.md). API processes manage webhooks and store test
 // events; the ingesting process evaluates the change log into deliveries and sends them. Every
@@ -175,13 +176,7 @@ export async function seenGameStatuses(prisma: PrismaClient, gameIds: readonly n
 }
 
 /** A price change of one outcome: the history row written at a capture and the one before it. */
-export interface PriceMove {
-  gameId: number;
-  bookId: number;
-  marketType: string;
-  period: string;
-  side: string;
-  isLive: boolean;
+export interface PriceMove extends OutcomeKey {
   point: number | null;
   american: number;
   previousPoint: number | null;

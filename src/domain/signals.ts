@@ -9,27 +9,25 @@
 
 import { americanToCents, lineMovement } from './line-movement';
 
-/** One stored price of an outcome (a history row). */
-export interface HistoryPrice {
+/** Which outcome a price is of: one book's side of a market of a game, pregame or live. */
+export interface OutcomeKey {
   gameId: number;
   bookId: number;
   marketType: string;
   period: string;
   side: string;
   isLive: boolean;
+}
+
+/** One stored price of an outcome (a history row). */
+export interface HistoryPrice extends OutcomeKey {
   point: number | null;
   american: number;
   seenAt: Date;
 }
 
 /** A book's price change between two consecutive prices of one outcome. */
-export interface PriceMove {
-  gameId: number;
-  bookId: number;
-  marketType: string;
-  period: string;
-  side: string;
-  isLive: boolean;
+export interface PriceMove extends OutcomeKey {
   at: Date;
   from: { point: number | null; american: number };
   to: { point: number | null; american: number };
@@ -108,7 +106,7 @@ export function priceMoves(prices: readonly HistoryPrice[]): PriceMove[] {
   return moves.sort((a, b) => a.at.getTime() - b.at.getTime() || a.bookId - b.bookId);
 }
 
-const pick = (p: HistoryPrice) => ({ gameId: p.gameId, bookId: p.bookId, marketType: p.marketType, period: p.period, side: p.side, isLive: p.isLive });
+const pick = (p: HistoryPrice): OutcomeKey => ({ gameId: p.gameId, bookId: p.bookId, marketType: p.marketType, period: p.period, side: p.side, isLive: p.isLive });
 
 const bigEnough = (m: PriceMove, t: SignalThresholds) => m.size >= (m.unit === 'points' ? t.steamMinPoints : t.steamMinCents) - 1e-9;
 
