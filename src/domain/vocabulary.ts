@@ -107,9 +107,10 @@ export const DEFAULT_REFERENCE: ReferenceChoice = 'sharp';
 
 /**
  * What a webhook watches (docs/webhooks.md): a price whose EV per 100 reaches a threshold, an
- * arbitrage appearing, a line moving by at least N cents or points, a game changing status.
+ * arbitrage appearing, a line moving by at least N cents or points, a game changing status, a
+ * stored steam or reverse-line-movement signal (docs/signals.md), a middle appearing.
  */
-export const WEBHOOK_PREDICATE_TYPES = ['ev', 'arbitrage', 'line_move', 'status_change'] as const;
+export const WEBHOOK_PREDICATE_TYPES = ['ev', 'arbitrage', 'line_move', 'status_change', 'steam', 'reverse_line_movement', 'middle'] as const;
 export type WebhookPredicateType = (typeof WEBHOOK_PREDICATE_TYPES)[number];
 
 /** Where a stored delivery stands: waiting for its next attempt, answered with a 2xx, given up after 24 h. */
