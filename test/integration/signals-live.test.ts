@@ -184,7 +184,7 @@ describe('signals on /live/movement and the push channels, on the real series', 
     ] as const) {
       const res = await fetch(`${t.baseUrl}${BASE}/stream?${query}`, { headers: { authorization: `Bearer ${pro}` } });
       expect(res.status).toBe(status);
-      expect((await res.json()).error).toContain(word);
+      expect(((await res.json()) as { error: string }).error).toContain(word);
     }
     const res = await fetch(`${t.baseUrl}${BASE}/stream?signals=all`, { headers: { authorization: `Bearer ${starter}` } });
     expect(res.status).toBe(403);
