@@ -47,6 +47,15 @@ export const STATUS_WORDS: readonly StatusWord[] = STATUS_SELECTIONS.map(([word]
 export const LIVE_STATUSES: readonly string[] = ['in_progress', 'live'];
 
 /**
+ * Which games /live/movement covers: `live` (default) the games being played; `upcoming` the games
+ * not started yet, so opening -> current per book with times is served before tip-off too (issue 23).
+ */
+export const MOVEMENT_GAME_SETS = ['live', 'upcoming'] as const;
+export type MovementGameSet = (typeof MOVEMENT_GAME_SETS)[number];
+/** The stored statuses of each set. */
+export const MOVEMENT_GAME_STATUSES: Readonly<Record<MovementGameSet, readonly string[]>> = { live: LIVE_STATUSES, upcoming: ['scheduled'] };
+
+/**
  * Why a price is stale (domain/stale.ts), in the order they are checked: not confirmed by the feed
  * recently enough, far from the market's consensus, or its book stopped moving while the game is played.
  */

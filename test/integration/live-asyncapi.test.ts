@@ -63,7 +63,20 @@ test('when the document is parsed by @asyncapi/parser, then it is AsyncAPI 3.0 w
   const { document } = await parser.parse(JSON.stringify(doc));
   expect(document!.channels().all().map((c) => c.address())).toEqual(['/live-odds']);
   expect(document!.messages().all().map((m) => m.name()).sort()).toEqual(
-    ['acknowledgement', 'connect_error', 'live_odds', 'odds_change', 'resync', 'subscribe', 'subscribe acknowledgement', 'unsubscribe'].sort(),
+    [
+      'acknowledgement',
+      'connect_error',
+      'live_odds',
+      'odds_change',
+      'resync',
+      'subscribe',
+      'subscribe acknowledgement',
+      'unsubscribe',
+      'subscribe_signals',
+      'subscribe_signals acknowledgement',
+      'unsubscribe_signals',
+      'line_signal',
+    ].sort(),
   );
   // The parser does find problems: an operation on a channel that does not exist.
   const broken = structuredClone(doc);

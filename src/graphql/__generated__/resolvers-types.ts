@@ -8,6 +8,7 @@ import type { ListingSort } from '../../domain';
 import type { LiveFilter as ListingLiveFilter } from '../../domain';
 import type { MiddleMarketType } from '../../domain';
 import type { SignalKind } from '../../domain';
+import type { MovementGameSet as MovementGames } from '../../domain';
 import type { StatusWord as GameStatusFilter } from '../../domain';
 import type { DevigMethod } from '../../domain';
 import type { Plan } from '../../domain';
@@ -1043,6 +1044,8 @@ export type MovementGame = {
   status: Maybe<Scalars['String']['output']>;
 };
 
+export { MovementGames };
+
 /**
  * A stored signal as a line movement record is labelled with (docs/signals.md, labels): the record's
  * book took part in it in the record's game, market and period.
@@ -1458,6 +1461,7 @@ export type QueryLeaguesArgs = {
 export type QueryLineMovementArgs = {
   bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  games?: InputMaybe<MovementGames>;
   marketType?: InputMaybe<Array<LiveMarketType>>;
   period?: InputMaybe<Array<Period>>;
   side?: InputMaybe<Array<Side>>;
@@ -2004,6 +2008,7 @@ export type ResolversTypes = {
   MiddleMarketType: MiddleMarketType;
   MoneylineConsensus: ResolverTypeWrapper<MoneylineConsensus>;
   MovementGame: ResolverTypeWrapper<MovementGame>;
+  MovementGames: MovementGames;
   MovementSignal: ResolverTypeWrapper<MovementSignal>;
   Mutation: ResolverTypeWrapper<{}>;
   Odds: ResolverTypeWrapper<Odds>;
@@ -2691,6 +2696,8 @@ export type MovementGameResolvers<ContextType = GraphQLContext, ParentType exten
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type MovementGamesResolvers = EnumResolverSignature<{ LIVE?: any, UPCOMING?: any }, ResolversTypes['MovementGames']>;
+
 export type MovementSignalResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MovementSignal'] = ResolversParentTypes['MovementSignal']> = {
   afterSeconds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2797,7 +2804,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   gradeBets?: Resolver<Array<ResolversTypes['BetGrade']>, ParentType, ContextType, RequireFields<QueryGradeBetsArgs, 'bets'>>;
   historicalOdds?: Resolver<ResolversTypes['HistoricalPage'], ParentType, ContextType, RequireFields<QueryHistoricalOddsArgs, 'limit' | 'offset'>>;
   leagues?: Resolver<Array<ResolversTypes['League']>, ParentType, ContextType, Partial<QueryLeaguesArgs>>;
-  lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, Partial<QueryLineMovementArgs>>;
+  lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, RequireFields<QueryLineMovementArgs, 'games'>>;
   lineSignals?: Resolver<Array<ResolversTypes['LineSignal']>, ParentType, ContextType, Partial<QueryLineSignalsArgs>>;
   liveGames?: Resolver<ResolversTypes['LiveOdds'], ParentType, ContextType, Partial<QueryLiveGamesArgs>>;
   marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'live' | 'marketType' | 'period' | 'reference'>>;
@@ -3009,6 +3016,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MiddleMarketType?: MiddleMarketTypeResolvers;
   MoneylineConsensus?: MoneylineConsensusResolvers<ContextType>;
   MovementGame?: MovementGameResolvers<ContextType>;
+  MovementGames?: MovementGamesResolvers;
   MovementSignal?: MovementSignalResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Odds?: OddsResolvers<ContextType>;

@@ -1,7 +1,7 @@
 import { requirePlan } from '../../auth/viewer';
 import { findLineMovement, findLiveGames } from '../../db/movement-repository';
 import { findSignals } from '../../db/signal-store';
-import { formatAmerican, labelKey, LIVE_STATUSES, signalLabels } from '../../domain';
+import { formatAmerican, labelKey, MOVEMENT_GAME_STATUSES, signalLabels } from '../../domain';
 import { lineMovement } from '../../domain/line-movement';
 import type { LineMovementRecord, QueryResolvers } from '../__generated__/resolvers-types';
 import { list } from '../arguments';
@@ -19,7 +19,7 @@ export const LiveMovementQuery: QueryResolvers = {
     const sides = list(args.side);
     const periods = list(args.period);
 
-    const games = await findLiveGames(ctx.db.prisma, LIVE_STATUSES, list(args.gameId));
+    const games = await findLiveGames(ctx.db.prisma, MOVEMENT_GAME_STATUSES[args.games ?? 'live'], list(args.gameId));
     const gameIds = games.map((g) => g.id);
     const [rows, stored] = await Promise.all([
       findLineMovement(ctx.db.prisma, gameIds, { marketTypes, bookIds: list(args.bookId), sides, periods }),
