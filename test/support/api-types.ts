@@ -324,8 +324,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Line movement of the games being played, one record per game, book, market, period and side (Pro, Elite)
-         * @description open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one). direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total), none.
+         * Line movement of the games being played (or, games=upcoming, of those not started), one record per game, book, market, period and side (Pro, Elite)
+         * @description open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one); opened_at/changed_at: when each was first seen. direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total), none. signals: the stored line-movement signals (steam, reverse_line_movement, market_leader, market_follower) the record's book took part in (docs/signals.md).
          */
         get: operations["LiveMovement"];
         put?: never;
@@ -4757,6 +4757,8 @@ export interface operations {
                 api_key?: string;
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header */
                 last_event_id?: string;
+                /** @description Opt-in line_signal events (Pro, Elite): all, or a comma-separated list of steam, reverse_line_movement, market_leader; narrowed by game_id and market_type. They carry no id (not part of the sequence); docs/live-protocol.md, signal events */
+                signals?: string;
             };
             header?: never;
             path?: never;
@@ -4788,6 +4790,8 @@ export interface operations {
     LiveMovement: {
         parameters: {
             query?: {
+                /** @description live (default): the games being played; upcoming: the games not started yet (pregame opening -> current) */
+                games?: "live" | "upcoming";
                 /** @description Only these games (comma-separated and/or repeated) */
                 game_id?: number[];
                 /** @description Only these market types (comma-separated and/or repeated) */
@@ -4808,7 +4812,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Line movement of the games being played, one record per game, book, market, period and side (Pro, Elite) */
+            /** @description Line movement of the games being played (or, games=upcoming, of those not started), one record per game, book, market, period and side (Pro, Elite) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
