@@ -19,9 +19,9 @@ const series = readSeries('nba-2026-01-24.jsonl.gz');
 const PAUSE = series.findIndex((c) => c.fetched_at === '2026-01-25T01:25:37.000Z');
 const LIVE_GAMES = [264315, 264316];
 
-/** The SSE events of a stream: [event, data] in order, filled as they arrive. */
-function followSse(url: string, key: string, signal: AbortSignal): { events: Array<[string, any]>; status: Promise<number> } {
-  const events: Array<[string, any]> = [];
+/** The SSE events of a stream: [event, data, id] in order, filled as they arrive. */
+function followSse(url: string, key: string, signal: AbortSignal): { events: Array<[string, any, string | null]>; status: Promise<number> } {
+  const events: Array<[string, any, string | null]> = [];
   const status = fetch(url, { headers: { authorization: `Bearer ${key}` }, signal }).then((res) => {
     void (async () => {
       const decoder = new TextDecoder();
@@ -34,7 +34,7 @@ function followSse(url: string, key: string, signal: AbortSignal): { events: Arr
           text = text.slice(end + 2);
           const event = /^event: (.*)$/m.exec(frame)?.[1];
           const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (event && data) events.push([event, JSON.parse(data)]);
+          if (event && data) events.push([event, JSON.parse(data), /^id: (.*)$/m.exec(frame)?.[1] ?? null]);
         }
       }
     })().catch(() => {});
@@ -154,8 +154,9 @@ describe('signals on /live/movement and the push channels, on the real series', 
     expect(spreads.size).toBeGreaterThan(0);
     await waitFor('the spread steam and RLM on SSE', () => keysOf(signalsOf(sseRlm)).size >= spreads.size, 60_000);
     expect(keysOf(signalsOf(sseRlm))).toEqual(spreads);
-    // The odds stream goes on beside them.
-    expect(sseAll.events.some(([e]) => e === 'odds_change')).toBe(true);
+    // Outside the odds sequence: no id, so a Last-Event-ID stays an odds event's. The odds stream goes on beside them.
+    expect(sseAll.events.filter(([e]) => e === 'line_signal').every(([, , id]) => id === null)).toBe(true);
+    expect(sseAll.events.some(([e, , id]) => e === 'odds_change' && id !== null)).toBe(true);
   });
 
   test('when signal events are asked badly or by a Starter key, then each is refused with the reason', async () => {
