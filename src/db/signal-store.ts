@@ -30,15 +30,24 @@ const moveData = (m: PriceMove) => ({
   unit: m.unit,
 });
 
+/** What recordSignals stored: enough for the events bus to name it (subscribers read the row by key). */
+export interface StoredSignal {
+  key: string;
+  kind: SignalKind;
+  gameId: number;
+  marketType: string;
+}
+
 /**
  * Detects and stores the signals of `gameIds` as of the capture at `at`. Only games not yet started
  * are read (the detectors read pregame prices), so the work per capture is bounded by the slate.
- * Resolves the number of events stored.
+ * Resolves the events newly stored and the leaders whose followers changed (the push channels
+ * announce them: docs/live-protocol.md).
  */
-export async function recordSignals(prisma: PrismaClient, gameIds: readonly number[], at: Date, thresholds: SignalThresholds = DEFAULT_SIGNAL_THRESHOLDS): Promise<number> {
-  if (!gameIds.length) return 0;
+export async function recordSignals(prisma: PrismaClient, gameIds: readonly number[], at: Date, thresholds: SignalThresholds = DEFAULT_SIGNAL_THRESHOLDS): Promise<StoredSignal[]> {
+  if (!gameIds.length) return [];
   const games = await prisma.game.findMany({ where: { id: { in: [...gameIds] }, status: 'scheduled' }, select: { id: true } });
-  if (!games.length) return 0;
+  if (!games.length) return [];
   const ids = games.map((g) => g.id);
   const [aggregates, rows, shares] = await Promise.all([
     prisma.sportsbook.findMany({ where: { isAggregate: true }, select: { id: true } }),
@@ -96,32 +105,35 @@ export async function recordSignals(prisma: PrismaClient, gameIds: readonly numb
       data: { number: e.number, leader_book_id: e.leaderBookId, followers: e.followers.map((f) => ({ book_id: f.bookId, after_seconds: f.afterSeconds })) },
     });
   }
-  if (!events.length) return 0;
+  if (!events.length) return [];
+  const named = ({ key, kind, gameId, marketType }: StoredSignal): StoredSignal => ({ key, kind, gameId, marketType });
   // A leader's followers grow after it is first stored: its row is brought up to date.
   const leaders = events.filter((e) => e.kind === 'market_leader');
   const others = events.filter((e) => e.kind !== 'market_leader');
-  const created = others.length ? (await prisma.lineSignal.createMany({ data: others.map((e) => ({ ...e, detectedAt: at })), skipDuplicates: true })).count : 0;
+  const select = { key: true, kind: true, gameId: true, marketType: true } as const;
+  const created = others.length ? await prisma.lineSignal.createManyAndReturn({ data: others.map((e) => ({ ...e, detectedAt: at })), skipDuplicates: true, select }) : [];
   const stored = new Map(
     (await prisma.lineSignal.findMany({ where: { gameId: { in: ids }, kind: 'market_leader' }, select: { key: true, data: true } })).map((r) => [r.key, JSON.stringify(r.data)]),
   );
   const fresh = leaders.filter((e) => !stored.has(e.key));
-  let count = created + (fresh.length ? (await prisma.lineSignal.createMany({ data: fresh.map((e) => ({ ...e, detectedAt: at })), skipDuplicates: true })).count : 0);
+  const out = [...created, ...(fresh.length ? await prisma.lineSignal.createManyAndReturn({ data: fresh.map((e) => ({ ...e, detectedAt: at })), skipDuplicates: true, select }) : [])].map((r) => named(r as StoredSignal));
   for (const e of leaders) {
     const before = stored.get(e.key);
     if (before === undefined || before === JSON.stringify(e.data)) continue;
     await prisma.lineSignal.update({ where: { key: e.key }, data: { data: e.data } });
-    count++;
+    out.push(named(e));
   }
-  return count;
+  return out;
 }
 
 /** Stored signals, newest first; absent filters do not filter. */
 export async function findSignals(
   prisma: PrismaClient,
-  filter: { gameIds?: readonly number[] | undefined; kinds?: readonly string[] | undefined; marketTypes?: readonly string[] | undefined },
+  filter: { gameIds?: readonly number[] | undefined; kinds?: readonly string[] | undefined; marketTypes?: readonly string[] | undefined; keys?: readonly string[] | undefined },
 ) {
   return prisma.lineSignal.findMany({
     where: {
+      ...(filter.keys && { key: { in: [...filter.keys] } }),
       ...(filter.gameIds && { gameId: { in: [...filter.gameIds] } }),
       ...(filter.kinds && { kind: { in: [...filter.kinds] } }),
       ...(filter.marketTypes && { marketType: { in: [...filter.marketTypes] } }),

@@ -70,7 +70,11 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     }
     // Line-movement signals of the games whose prices moved, from the history just committed and
     // published (docs/signals.md): derived data, so a failure here never holds back the prices.
-    if (changes.markets.length) await recordSignals(options.db.prisma, [...new Set(changes.markets.map((m) => m.gameId))], seenAt);
+    if (changes.markets.length) {
+      const stored = await recordSignals(options.db.prisma, [...new Set(changes.markets.map((m) => m.gameId))], seenAt);
+      // Announced to every API process (push channels) and to the webhook sender, after they are committed.
+      if (options.bus && stored.length) await options.bus.publish('signals', { at: seenAt.toISOString(), signals: stored });
+    }
     summary.games = games.size;
     options.onDocument?.(summary, name);
   };

@@ -7,7 +7,8 @@ import type { LiveOddsChange } from '../graphql/live-streams';
 import { MAX_FRAME_BYTES } from './core';
 import type { LiveTransportDeps } from './graphql-ws';
 import { createRooms } from './socket-io-rooms';
-import { handshakeRequest, parseLiveRequest, type LiveFilter, type LiveRequest } from './live-filter';
+import { handshakeRequest, parseLiveRequest, parseSignalFilter, type LiveFilter, type LiveRequest, type SignalFilter } from './live-filter';
+import { signalEventsStarter, type SignalPayload } from './signal-events';
 
 // The Socket.IO namespace /live-odds (spec 6, docs/live-protocol.md): an adapter over the one schema.
 // Sockets with the same filter share a group: one GraphQL subscription to liveOddsChanges whose
@@ -47,13 +48,26 @@ export interface SubscribeAck {
   error?: string;
 }
 
+/** The answer to `subscribe_signals`. */
+export interface SignalSubscribeAck {
+  success: boolean;
+  /** The signal filter in force after this call. */
+  filter?: SignalFilter;
+  error?: string;
+}
+
 export interface ServerToClientEvents {
   live_odds: (payload: LiveOddsPayload) => void;
   odds_change: (change: LiveOddsChange) => void;
+  /** Only after subscribe_signals: one stored line-movement signal (the /signals record). */
+  line_signal: (signal: SignalPayload) => void;
 }
 
 export interface ClientToServerEvents {
   subscribe: (filter?: unknown, ack?: (result: SubscribeAck) => void) => void;
+  /** Opt-in signal events (line_signal), filtered by game_id, kind, market_type; a second call replaces the filter. */
+  subscribe_signals: (filter?: unknown, ack?: (result: SignalSubscribeAck) => void) => void;
+  unsubscribe_signals: (ack?: (result: { success: true }) => void) => void;
   unsubscribe: (ack?: (result: { success: true }) => void) => void;
   resync: (ack?: (result: { success: true }) => void) => void;
 }
@@ -115,6 +129,7 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
   });
   const nsp = io.of(LIVE_NAMESPACE);
   const rooms = createRooms({ ...deps, nsp });
+  const startSignals = signalEventsStarter(deps);
 
 
   /** A refused handshake: connect_error's message, and `data` saying which check failed. */
@@ -211,9 +226,59 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
       if (typeof ack === 'function') ack({ success: true });
     });
 
+    // Signal events are per socket (one subscription each, the rows of an event read once per process).
+    let stopSignals: (() => void) | null = null;
+    let signalsToken = 0;
+    const endSignals = () => {
+      signalsToken++;
+      stopSignals?.();
+      stopSignals = null;
+    };
+    socket.on('subscribe_signals', async (raw, ack) => {
+      if (typeof raw === 'function' && ack === undefined) {
+        ack = raw as (result: SignalSubscribeAck) => void;
+        raw = undefined;
+      }
+      const answer = (result: SignalSubscribeAck) => typeof ack === 'function' && ack(result);
+      if ((await chargeOrRefuse(socket, ack)) || !socket.connected) return;
+      let filter: SignalFilter;
+      try {
+        filter = parseSignalFilter(raw);
+      } catch (error) {
+        const message = error instanceof AppError ? error.message : 'invalid subscribe_signals payload';
+        socket.emit('live_odds', { success: false, error: message });
+        return answer({ success: false, error: message });
+      }
+      endSignals();
+      const token = signalsToken;
+      try {
+        const stop = await startSignals(
+          socket.data.viewer,
+          filter,
+          (signal) => socket.emit('line_signal', signal),
+          (message) => socket.emit('live_odds', { success: false, error: message }),
+        );
+        // Replaced or disconnected while starting: this subscription is not wanted any more.
+        if (token !== signalsToken || !socket.connected) return stop();
+        stopSignals = stop;
+      } catch (error) {
+        if (!(error instanceof AppError)) deps.onError?.(error);
+        const message = error instanceof AppError ? error.message : 'internal error';
+        socket.emit('live_odds', { success: false, error: message });
+        return answer({ success: false, error: message });
+      }
+      answer({ success: true, filter });
+    });
+
+    socket.on('unsubscribe_signals', (ack) => {
+      endSignals();
+      if (typeof ack === 'function') ack({ success: true });
+    });
+
     const untrack = core.track({ transport: 'socket.io', buffered: () => unsentBytes(socket), cut: (reason) => cutSlowSocket(socket, reason) });
     socket.on('disconnect', () => {
       rooms.remove(socket);
+      endSignals();
       untrack();
     });
 
