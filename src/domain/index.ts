@@ -25,3 +25,4 @@ export * from './players';
 export * from './bettable';
 export * from './middles';
 export * from './signals';
+export * from './signal-tracker';

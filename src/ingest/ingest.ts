@@ -68,9 +68,9 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     if (options.bus && (changes.games.length || changes.markets.length)) {
       await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version, quotes: changes.quotesChanged });
     }
-    // Line-movement signals of the games whose prices moved, from the history just committed and
-    // published (docs/signals.md): derived data, so a failure here never holds back the prices.
-    if (changes.markets.length) await recordSignals(options.db.prisma, [...new Set(changes.markets.map((m) => m.gameId))], seenAt);
+    // Line-movement signals of the games whose prices moved, brought up to date with what this
+    // capture added (docs/signals.md), once its prices are committed and published.
+    if (changes.markets.length) await recordSignals(options.db.prisma, changes.added);
     summary.games = games.size;
     options.onDocument?.(summary, name);
   };
