@@ -24,14 +24,12 @@ import { feedPath, readSeries } from '../support/feeds';
 // and run through findSteam, findReverseLineMovement (with the shares stored then) and findLeaders.
 // A steam or RLM event keeps the figures of the first capture that showed it; a leader its latest.
 
-const SERIES = 'nba-2026-04-29-playoffs.jsonl.gz';
-
 type Stored = Map<string, unknown>;
 
 /** The series' captures as documents, in file order. */
-async function documents(): Promise<SourceDocument[]> {
+async function documents(series: string): Promise<SourceDocument[]> {
   const out: SourceDocument[] = [];
-  for await (const d of readSources(feedPath(SERIES))) out.push(d);
+  for await (const d of readSources(feedPath(series))) out.push(d);
   return out;
 }
 
@@ -75,13 +73,15 @@ async function storedSignals(db: Database): Promise<Stored> {
   return new Map((await db.prisma.lineSignal.findMany()).map((s) => [s.key, s.data]));
 }
 
-describe('incremental signals at ingest, on the real 2026-04-29 series', () => {
+// Two series: 2026-01-24 is captured about every 13 minutes, so steam windows (15 minutes) span
+// captures and the tracker's open windows are exercised; 2026-04-29 about hourly.
+describe.each([['nba-2026-01-24.jsonl.gz'], ['nba-2026-04-29-playoffs.jsonl.gz']])('incremental signals at ingest, on the real series %s', (SERIES) => {
   let docs: SourceDocument[];
   let reference: Stored;
   let db: Database;
 
   beforeAll(async () => {
-    docs = await documents();
+    docs = await documents(SERIES);
     db = await openTestDatabase();
     await seedReferenceData(db.prisma);
     // One capture at a time, each followed by the full recomputation of the games it moved.
