@@ -69,11 +69,19 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
       await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version, quotes: changes.quotesChanged });
     }
     // Line-movement signals of the games whose prices moved, brought up to date with what this
-    // capture added (docs/signals.md), once its prices are committed and published.
-    if (changes.markets.length) await recordSignals(options.db.prisma, changes.added);
+    // capture added (docs/signals.md), once its prices are committed and published. Written while
+    // the next capture's statement runs (not holding back the prices): one capture's at a time, in
+    // order, a failure surfacing at the next capture or at the end of the run.
+    if (changes.markets.length) {
+      await signals;
+      signals = recordSignals(options.db.prisma, changes.added);
+      signals.catch(() => {});
+    }
     summary.games = games.size;
     options.onDocument?.(summary, name);
   };
+  /** The signals recording of the last capture that moved prices (recordSignals), still running or done. */
+  let signals: Promise<unknown> = Promise.resolve();
   let ahead = prepare();
   try {
     for (;;) {
@@ -100,9 +108,11 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
       }
     }
     await finishWriting();
+    await signals;
   } catch (error) {
     // A capture still running is let finish (and, committed, published) before the run stops.
     await finishWriting().catch(() => {});
+    await signals.catch(() => {});
     // The document read ahead is dropped with the run: its own failure, if any, is not the news.
     ahead.catch(() => {});
     await iterator.return?.();
