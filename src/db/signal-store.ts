@@ -119,6 +119,7 @@ interface Recorder {
   games: Map<number, GameMemory>;
 }
 const recorders = new WeakMap<PrismaClient, Recorder>();
+const FORGET_AFTER_MS = 2 * 24 * 3_600_000;
 
 /** The history rows the detectors read: pregame, full game, game markets. */
 const readable = (p: { period: string; isLive: boolean; marketType: string }) => p.period === 'full_game' && !p.isLive && (MARKET_TYPES as readonly string[]).includes(p.marketType);
@@ -141,6 +142,9 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
   }
   if (!ids.length) return 0;
   const memory = recorder.games;
+  // A game no capture has moved for two days (finished without a last pregame move, postponed) is
+  // forgotten, so a long-running poller's memory stays bounded; if it moves again it is read again.
+  for (const [id, game] of memory) if (game.tracker.lastAt < at.getTime() - FORGET_AFTER_MS) memory.delete(id);
   const unseen = ids.filter((id) => {
     const known = memory.get(id);
     // A capture not later than the last one read (a recorded series out of order): read again from the database.
