@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { CorsOptions } from 'cors';
 import { Server, type Namespace, type Socket } from 'socket.io';
 import { LiveAuthError } from '../auth/live-key';
@@ -112,6 +113,15 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     // graphql-ws shares the server's upgrades: leave the ones that are not ours alone.
     destroyUpgrade: false,
     ...(deps.cors && { cors: deps.cors }),
+  });
+  // An engine.io connection keeps its first HTTP request (an IncomingMessage with its socket, parser
+  // and bookkeeping, a few KiB) for as long as it is open; Socket.IO reads only these fields of it,
+  // when a namespace is joined (socket.handshake), and nothing here reads socket.request. Keeping just
+  // them saves that per idle socket (Socket.IO's "Memory usage" guide drops the request altogether;
+  // the handshake's query string may carry the subscribe filter, so _query stays).
+  io.engine.on('connection', (conn: { request: IncomingMessage & { _query?: unknown } }) => {
+    const { headers, url, _query, socket } = conn.request;
+    conn.request = { headers, url, _query, connection: { encrypted: (socket as { encrypted?: boolean } | null)?.encrypted === true } } as never;
   });
   const nsp = io.of(LIVE_NAMESPACE);
   const rooms = createRooms({ ...deps, nsp });
