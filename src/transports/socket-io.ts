@@ -114,11 +114,14 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     destroyUpgrade: false,
     ...(deps.cors && { cors: deps.cors }),
   });
-  // An engine.io connection keeps its first HTTP request (an IncomingMessage with its socket, parser
-  // and bookkeeping, a few KiB) for as long as it is open; Socket.IO reads only these fields of it,
-  // when a namespace is joined (socket.handshake), and nothing here reads socket.request. Keeping just
-  // them saves that per idle socket (Socket.IO's "Memory usage" guide drops the request altogether;
-  // the handshake's query string may carry the subscribe filter, so _query stays).
+  // An engine.io connection keeps its first HTTP request (an IncomingMessage with its parser and
+  // bookkeeping, a few KiB) for as long as it is open; Socket.IO reads only these fields of it, when a
+  // namespace is joined (socket.handshake), and nothing here reads socket.request. Keeping just them
+  // frees the request of a long-polling connection (Socket.IO's "Memory usage" guide drops it
+  // altogether; the handshake's query string may carry the subscribe filter, so _query stays). A
+  // WebSocket connection's upgrade request stays held all the same, by engine.io's own upgrade
+  // response (a 'close' listener on the TCP socket): 1,000 idle sockets keep 1,000 IncomingMessages
+  // (heap snapshot, docs/operations.md "Memory").
   io.engine.on('connection', (conn: { request: IncomingMessage & { _query?: unknown } }) => {
     const { headers, url, _query, socket } = conn.request;
     conn.request = { headers, url, _query, connection: { encrypted: (socket as { encrypted?: boolean } | null)?.encrypted === true } } as never;
