@@ -41,6 +41,14 @@ const moveData = (m: PriceMove) => ({
   unit: m.unit,
 });
 
+/** What recordSignals stored: enough for the events bus to name it (subscribers read the row by key). */
+export interface StoredSignal {
+  key: string;
+  kind: SignalKind;
+  gameId: number;
+  marketType: string;
+}
+
 interface SignalRow {
   key: string;
   kind: SignalKind;
@@ -127,10 +135,11 @@ const readable = (p: { period: string; isLive: boolean; marketType: string }) =>
 /**
  * Detects and stores the signals of the games `capture` moved, as of that capture (after it has
  * committed). Only games not yet started are read (the detectors read pregame prices). Resolves the
- * number of events it newly stored or whose figures it changed (a leader's followers).
+ * events newly stored and the leaders whose followers changed (the push channels announce them:
+ * docs/live-protocol.md).
  */
-export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditions, thresholds: SignalThresholds = DEFAULT_SIGNAL_THRESHOLDS): Promise<number> {
-  if (!capture.gameIds.length) return 0;
+export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditions, thresholds: SignalThresholds = DEFAULT_SIGNAL_THRESHOLDS): Promise<StoredSignal[]> {
+  if (!capture.gameIds.length) return [];
   let recorder = recorders.get(prisma);
   if (!recorder || recorder.thresholds !== thresholds) recorders.set(prisma, (recorder = { thresholds, books: new Set(), aggregates: new Set(), games: new Map() }));
   const { at } = capture;
@@ -140,7 +149,7 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
     if (capture.statuses.get(id) === 'scheduled') ids.push(id);
     else recorder.games.delete(id);
   }
-  if (!ids.length) return 0;
+  if (!ids.length) return [];
   const memory = recorder.games;
   // A game no capture has moved for two days (finished without a last pregame move, postponed) is
   // forgotten, so a long-running poller's memory stays bounded; if it moves again it is read again.
@@ -213,10 +222,10 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
     }
   }
 
-  let count = 0;
+  let stored: StoredSignal[] = [];
   if (rows.length) {
     try {
-      count = await writeSignals(prisma, rows, at);
+      stored = await writeSignals(prisma, rows, at);
     } catch (error) {
       // What is stored is unknown now: the games are read again next time.
       for (const id of ids) memory.delete(id);
@@ -234,34 +243,35 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
     const game = memory.get(id)!;
     game.tracker.settledRlmWindows = game.tracker.settledRlmWindows.filter((w) => !game.stored.has(rlmKey(w, towardOf(w))));
   }
-  return count;
+  return stored;
 }
 
 /**
  * Stores `rows` in one statement: a steam or RLM key already stored is left as it is (an event
- * keeps its first figures); a leader's data is replaced when it differs. Resolves how many rows
- * were inserted or changed.
+ * keeps its first figures); a leader's data is replaced when it differs. Resolves the rows inserted
+ * or changed.
  */
-async function writeSignals(prisma: PrismaClient, rows: readonly SignalRow[], at: Date): Promise<number> {
+async function writeSignals(prisma: PrismaClient, rows: readonly SignalRow[], at: Date): Promise<StoredSignal[]> {
   const json = JSON.stringify(rows.map((r) => ({ ...r, at: r.at.toISOString(), detectedAt: at.toISOString() })));
   const text = `INSERT INTO "LineSignal" ("key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt")
     SELECT "key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt"
     FROM jsonb_to_recordset($1::jsonb) AS t("key" text, "kind" text, "gameId" int, "marketType" text, "period" text, "side" text, "at" timestamp(3), "data" jsonb, "detectedAt" timestamp(3))
     ON CONFLICT ("key") DO UPDATE SET "data" = EXCLUDED."data"
       WHERE "LineSignal"."kind" = 'market_leader' AND "LineSignal"."data" IS DISTINCT FROM EXCLUDED."data"
-    RETURNING 1 AS "n"`;
+    RETURNING "key", "kind", "gameId", "marketType"`;
   const raw = rawQueryOf(prisma);
   const result = raw ? await raw(text, [json]) : await prisma.$queryRawUnsafe<unknown[]>(text, json);
-  return (result as unknown[]).length;
+  return (result as Array<Record<string, unknown>>).map((r) => ({ key: String(r.key), kind: r.kind as SignalKind, gameId: Number(r.gameId), marketType: String(r.marketType) }));
 }
 
 /** Stored signals, newest first; absent filters do not filter. */
 export async function findSignals(
   prisma: PrismaClient,
-  filter: { gameIds?: readonly number[] | undefined; kinds?: readonly string[] | undefined; marketTypes?: readonly string[] | undefined },
+  filter: { gameIds?: readonly number[] | undefined; kinds?: readonly string[] | undefined; marketTypes?: readonly string[] | undefined; keys?: readonly string[] | undefined },
 ) {
   return prisma.lineSignal.findMany({
     where: {
+      ...(filter.keys && { key: { in: [...filter.keys] } }),
       ...(filter.gameIds && { gameId: { in: [...filter.gameIds] } }),
       ...(filter.kinds && { kind: { in: [...filter.kinds] } }),
       ...(filter.marketTypes && { marketType: { in: [...filter.marketTypes] } }),

@@ -26,3 +26,4 @@ export * from './bettable';
 export * from './middles';
 export * from './signals';
 export * from './signal-tracker';
+export * from './signal-labels';

@@ -60,6 +60,8 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     const { name, seenAt, doc, done } = writing;
     writing = null;
     const changes = await done;
+    // The previous capture's signals first: the bus keeps the captures' order (odds, then its signals).
+    await signals;
     summary.documents++;
     // Read once committed: the store renumbers the games of string-id sources to the games they are.
     for (const game of doc.games) games.add(game.id);
@@ -71,10 +73,14 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     // Line-movement signals of the games whose prices moved, brought up to date with what this
     // capture added (docs/signals.md), once its prices are committed and published. Written while
     // the next capture's statement runs (not holding back the prices): one capture's at a time, in
-    // order, a failure surfacing at the next capture or at the end of the run.
+    // order, awaited before the next capture is published, a failure surfacing then or at the end.
     if (changes.markets.length) {
-      await signals;
-      signals = recordSignals(options.db.prisma, changes.added);
+      const recording = async () => {
+        const stored = await recordSignals(options.db.prisma, changes.added);
+        // Announced to every API process (push channels) and to the webhook sender, after they are committed.
+        if (options.bus && stored.length) await options.bus.publish('signals', { at: seenAt.toISOString(), signals: stored });
+      };
+      signals = recording();
       signals.catch(() => {});
     }
     summary.games = games.size;

@@ -324,8 +324,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Line movement of the games being played, one record per game, book, market, period and side (Pro, Elite)
-         * @description open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one). direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total), none.
+         * Line movement of the games being played (or, games=upcoming, of those not started), one record per game, book, market, period and side (Pro, Elite)
+         * @description open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one); opened_at/changed_at: when each was first seen. direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total), none. signals: the stored line-movement signals (steam, reverse_line_movement, market_leader, market_follower) the record's book took part in (docs/signals.md).
          */
         get: operations["LiveMovement"];
         put?: never;
@@ -4144,6 +4144,8 @@ export interface operations {
                         success: true;
                         /** @description Stored line-movement signals of a league-local day's games (or of gameId), newest first (Pro, Elite). */
                         data: {
+                            /** @description The event's stored key (kind|game|market|period|side|...): the same event under the same key everywhere (signals, movement labels, pushes). */
+                            key: string;
                             /** @description steam, reverse_line_movement or market_leader. */
                             kind: string;
                             /** @description The game. */
@@ -4755,6 +4757,8 @@ export interface operations {
                 api_key?: string;
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header */
                 last_event_id?: string;
+                /** @description Opt-in line_signal events (Pro, Elite): all, or a comma-separated list of steam, reverse_line_movement, market_leader; narrowed by game_id and market_type. They carry no id (not part of the sequence); docs/live-protocol.md, signal events */
+                signals?: string;
             };
             header?: never;
             path?: never;
@@ -4786,6 +4790,8 @@ export interface operations {
     LiveMovement: {
         parameters: {
             query?: {
+                /** @description live (default): the games being played; upcoming: the games not started yet (pregame opening -> current) */
+                games?: "live" | "upcoming";
                 /** @description Only these games (comma-separated and/or repeated) */
                 game_id?: number[];
                 /** @description Only these market types (comma-separated and/or repeated) */
@@ -4806,7 +4812,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Line movement of the games being played, one record per game, book, market, period and side (Pro, Elite) */
+            /** @description Line movement of the games being played (or, games=upcoming, of those not started), one record per game, book, market, period and side (Pro, Elite) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4895,6 +4901,32 @@ export interface operations {
                                 /** @description The game's status. */
                                 status: string | null;
                             };
+                            /** @description Extension: the stored line-movement signals this book took part in, in this game, market and period (docs/signals.md), oldest first. */
+                            signals: {
+                                /** @description The LineSignal's key. */
+                                key: string;
+                                /** @description steam, reverse_line_movement, market_leader (the book got to the number first) or market_follower (it got there later). */
+                                kind: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the signal's first move was seen.
+                                 */
+                                at: string;
+                                /** @description steam: toward_side or away_from_side; reverse_line_movement: the side the line moved toward; leader and follower: null. */
+                                direction: string | null;
+                                /** @description market_leader, market_follower: the number (point) the books moved to. */
+                                number: number | null;
+                                /** @description market_leader, market_follower: the book that was there first. */
+                                leader_book_id: number | null;
+                                /** @description market_follower: seconds after the leader this book reached the number (0: the same capture). */
+                                after_seconds: number | null;
+                                /** @description reverse_line_movement: the side holding the majority of the tickets, and its ticket and money shares. */
+                                majority_side: string | null;
+                                /** @description reverse_line_movement: percent of the tickets on the majority side. */
+                                majority_tickets_percent: number | null;
+                                /** @description reverse_line_movement: percent of the money on the majority side. */
+                                majority_money_percent: number | null;
+                            }[];
                         }[];
                         /** @description Number of records in data */
                         count: number;
@@ -6272,8 +6304,8 @@ export interface operations {
                                  * @description The kind of event.
                                  * @enum {string}
                                  */
-                                type: "ev" | "arbitrage" | "line_move" | "status_change";
-                                /** @description EV: the least EV per 100 staked that fires. */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                                /** @description EV: the least EV per 100 staked that fires; middle: the least EV per 100 of the pair. */
                                 min_ev_per_100: number | null;
                                 /**
                                  * @description EV: the de-vig method of the reference probability.
@@ -6282,17 +6314,23 @@ export interface operations {
                                 devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
                                 /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
                                 game_id: number | null;
-                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move: only this market (null: every market).
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every market).
                                  * @enum {string|null}
                                  */
                                 market_type: "moneyline" | "spread" | "total" | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
-                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
                                 min_points: number | null;
+                                /** @description steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
+                                min_books: number | null;
+                                /** @description reverse_line_movement: the least share of tickets, in percent, on the side the line moved against. */
+                                min_tickets_percent: number | null;
+                                /** @description middle: the least window width (windowHigh - windowLow, in points). */
+                                min_window: number | null;
                             };
                             /**
                              * Format: date-time
@@ -6334,11 +6372,11 @@ export interface operations {
                     /** @description What the webhook watches; each type takes only its own fields (docs/webhooks.md) */
                     predicate: {
                         /**
-                         * @description ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status
+                         * @description ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status; steam, reverse_line_movement: a signal the ingest stored (docs/signals.md); middle: a middle appearing between bettable prices
                          * @enum {string}
                          */
-                        type: "ev" | "arbitrage" | "line_move" | "status_change";
-                        /** @description ev (required): the least EV per 100 staked that fires */
+                        type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                        /** @description ev (required): the least EV per 100 staked that fires; middle (optional): the least EV per 100 of the pair */
                         min_ev_per_100?: number;
                         /**
                          * @description ev: de-vig method of the reference probability
@@ -6348,17 +6386,23 @@ export interface operations {
                         devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                         /** @description Only this game (every type) */
                         game_id?: number;
-                        /** @description ev, line_move: only prices of this sportsbook */
+                        /** @description ev, line_move: only prices of this sportsbook; middle: only middles with a leg at it */
                         book_id?: number;
                         /**
-                         * @description ev, arbitrage, line_move: only this market
+                         * @description ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total
                          * @enum {string}
                          */
                         market_type?: "moneyline" | "spread" | "total";
                         /** @description line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required */
                         min_cents?: number;
-                        /** @description line_move: the least line move in points */
+                        /** @description line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books */
                         min_points?: number;
+                        /** @description steam, reverse_line_movement: at least this many books moved by min_cents (moneyline) / min_points (spread, total); default: the signal as stored */
+                        min_books?: number;
+                        /** @description reverse_line_movement: at least this share of the tickets on the side the line moved against */
+                        min_tickets_percent?: number;
+                        /** @description middle: the least window width in points (window_high - window_low) */
+                        min_window?: number;
                     };
                     /**
                      * @description false: no new events are stored for it
@@ -6401,8 +6445,8 @@ export interface operations {
                                  * @description The kind of event.
                                  * @enum {string}
                                  */
-                                type: "ev" | "arbitrage" | "line_move" | "status_change";
-                                /** @description EV: the least EV per 100 staked that fires. */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                                /** @description EV: the least EV per 100 staked that fires; middle: the least EV per 100 of the pair. */
                                 min_ev_per_100: number | null;
                                 /**
                                  * @description EV: the de-vig method of the reference probability.
@@ -6411,17 +6455,23 @@ export interface operations {
                                 devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
                                 /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
                                 game_id: number | null;
-                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move: only this market (null: every market).
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every market).
                                  * @enum {string|null}
                                  */
                                 market_type: "moneyline" | "spread" | "total" | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
-                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
                                 min_points: number | null;
+                                /** @description steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
+                                min_books: number | null;
+                                /** @description reverse_line_movement: the least share of tickets, in percent, on the side the line moved against. */
+                                min_tickets_percent: number | null;
+                                /** @description middle: the least window width (windowHigh - windowLow, in points). */
+                                min_window: number | null;
                             };
                             /**
                              * Format: date-time
@@ -6487,8 +6537,8 @@ export interface operations {
                                  * @description The kind of event.
                                  * @enum {string}
                                  */
-                                type: "ev" | "arbitrage" | "line_move" | "status_change";
-                                /** @description EV: the least EV per 100 staked that fires. */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                                /** @description EV: the least EV per 100 staked that fires; middle: the least EV per 100 of the pair. */
                                 min_ev_per_100: number | null;
                                 /**
                                  * @description EV: the de-vig method of the reference probability.
@@ -6497,17 +6547,23 @@ export interface operations {
                                 devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
                                 /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
                                 game_id: number | null;
-                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move: only this market (null: every market).
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every market).
                                  * @enum {string|null}
                                  */
                                 market_type: "moneyline" | "spread" | "total" | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
-                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
                                 min_points: number | null;
+                                /** @description steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
+                                min_books: number | null;
+                                /** @description reverse_line_movement: the least share of tickets, in percent, on the side the line moved against. */
+                                min_tickets_percent: number | null;
+                                /** @description middle: the least window width (windowHigh - windowLow, in points). */
+                                min_window: number | null;
                             };
                             /**
                              * Format: date-time
@@ -6598,11 +6654,11 @@ export interface operations {
                     /** @description What the webhook watches; each type takes only its own fields (docs/webhooks.md) */
                     predicate?: {
                         /**
-                         * @description ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status
+                         * @description ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status; steam, reverse_line_movement: a signal the ingest stored (docs/signals.md); middle: a middle appearing between bettable prices
                          * @enum {string}
                          */
-                        type: "ev" | "arbitrage" | "line_move" | "status_change";
-                        /** @description ev (required): the least EV per 100 staked that fires */
+                        type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                        /** @description ev (required): the least EV per 100 staked that fires; middle (optional): the least EV per 100 of the pair */
                         min_ev_per_100?: number;
                         /**
                          * @description ev: de-vig method of the reference probability
@@ -6612,17 +6668,23 @@ export interface operations {
                         devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                         /** @description Only this game (every type) */
                         game_id?: number;
-                        /** @description ev, line_move: only prices of this sportsbook */
+                        /** @description ev, line_move: only prices of this sportsbook; middle: only middles with a leg at it */
                         book_id?: number;
                         /**
-                         * @description ev, arbitrage, line_move: only this market
+                         * @description ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total
                          * @enum {string}
                          */
                         market_type?: "moneyline" | "spread" | "total";
                         /** @description line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required */
                         min_cents?: number;
-                        /** @description line_move: the least line move in points */
+                        /** @description line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books */
                         min_points?: number;
+                        /** @description steam, reverse_line_movement: at least this many books moved by min_cents (moneyline) / min_points (spread, total); default: the signal as stored */
+                        min_books?: number;
+                        /** @description reverse_line_movement: at least this share of the tickets on the side the line moved against */
+                        min_tickets_percent?: number;
+                        /** @description middle: the least window width in points (window_high - window_low) */
+                        min_window?: number;
                     };
                     /**
                      * @description false: no new events are stored for it
@@ -6665,8 +6727,8 @@ export interface operations {
                                  * @description The kind of event.
                                  * @enum {string}
                                  */
-                                type: "ev" | "arbitrage" | "line_move" | "status_change";
-                                /** @description EV: the least EV per 100 staked that fires. */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                                /** @description EV: the least EV per 100 staked that fires; middle: the least EV per 100 of the pair. */
                                 min_ev_per_100: number | null;
                                 /**
                                  * @description EV: the de-vig method of the reference probability.
@@ -6675,17 +6737,23 @@ export interface operations {
                                 devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
                                 /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
                                 game_id: number | null;
-                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move: only this market (null: every market).
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every market).
                                  * @enum {string|null}
                                  */
                                 market_type: "moneyline" | "spread" | "total" | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
-                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
                                 min_points: number | null;
+                                /** @description steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
+                                min_books: number | null;
+                                /** @description reverse_line_movement: the least share of tickets, in percent, on the side the line moved against. */
+                                min_tickets_percent: number | null;
+                                /** @description middle: the least window width (windowHigh - windowLow, in points). */
+                                min_window: number | null;
                             };
                             /**
                              * Format: date-time

@@ -8,6 +8,7 @@ import type { ListingSort } from '../../domain';
 import type { LiveFilter as ListingLiveFilter } from '../../domain';
 import type { MiddleMarketType } from '../../domain';
 import type { SignalKind } from '../../domain';
+import type { MovementGameSet as MovementGames } from '../../domain';
 import type { StatusWord as GameStatusFilter } from '../../domain';
 import type { DevigMethod } from '../../domain';
 import type { Plan } from '../../domain';
@@ -724,6 +725,8 @@ export type LineMovementRecord = {
   period: Scalars['String']['output'];
   /** home, away, over or under. */
   side: Scalars['String']['output'];
+  /** Extension: the stored line-movement signals this book took part in, in this game, market and period (docs/signals.md), oldest first. */
+  signals: Array<MovementSignal>;
   /** Null on totals. */
   teamId: Maybe<Scalars['Int']['output']>;
   /** The current line: point for spread and total, American price for moneyline. */
@@ -741,6 +744,8 @@ export type LineSignal = {
   detectedAt: Scalars['DateTime']['output'];
   /** The game. */
   gameId: Scalars['Int']['output'];
+  /** The event's stored key (kind|game|market|period|side|...): the same event under the same key everywhere (signals, movement labels, pushes). */
+  key: Scalars['String']['output'];
   /** steam, reverse_line_movement or market_leader. */
   kind: Scalars['String']['output'];
   /** moneyline, spread or total. */
@@ -1037,6 +1042,36 @@ export type MovementGame = {
   startTime: Maybe<Scalars['DateTime']['output']>;
   /** The game's status. */
   status: Maybe<Scalars['String']['output']>;
+};
+
+export { MovementGames };
+
+/**
+ * A stored signal as a line movement record is labelled with (docs/signals.md, labels): the record's
+ * book took part in it in the record's game, market and period.
+ */
+export type MovementSignal = {
+  __typename?: 'MovementSignal';
+  /** market_follower: seconds after the leader this book reached the number (0: the same capture). */
+  afterSeconds: Maybe<Scalars['Int']['output']>;
+  /** When the signal's first move was seen. */
+  at: Scalars['DateTime']['output'];
+  /** steam: toward_side or away_from_side; reverse_line_movement: the side the line moved toward; leader and follower: null. */
+  direction: Maybe<Scalars['String']['output']>;
+  /** The LineSignal's key. */
+  key: Scalars['String']['output'];
+  /** steam, reverse_line_movement, market_leader (the book got to the number first) or market_follower (it got there later). */
+  kind: Scalars['String']['output'];
+  /** market_leader, market_follower: the book that was there first. */
+  leaderBookId: Maybe<Scalars['Int']['output']>;
+  /** reverse_line_movement: percent of the money on the majority side. */
+  majorityMoneyPercent: Maybe<Scalars['Float']['output']>;
+  /** reverse_line_movement: the side holding the majority of the tickets, and its ticket and money shares. */
+  majoritySide: Maybe<Scalars['String']['output']>;
+  /** reverse_line_movement: percent of the tickets on the majority side. */
+  majorityTicketsPercent: Maybe<Scalars['Float']['output']>;
+  /** market_leader, market_follower: the number (point) the books moved to. */
+  number: Maybe<Scalars['Float']['output']>;
 };
 
 /** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
@@ -1426,6 +1461,7 @@ export type QueryLeaguesArgs = {
 export type QueryLineMovementArgs = {
   bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  games?: InputMaybe<MovementGames>;
   marketType?: InputMaybe<Array<LiveMarketType>>;
   period?: InputMaybe<Array<Period>>;
   side?: InputMaybe<Array<Side>>;
@@ -1582,6 +1618,12 @@ export type Standings = {
 export type Subscription = {
   __typename?: 'Subscription';
   /**
+   * Line-movement signals as the ingest stores them (Pro, Elite; docs/live-protocol.md, signals): new
+   * steam, reverse line movement and leader events, and a leader again when a book follows it. Absent
+   * filters match everything.
+   */
+  lineSignalEvents: LineSignal;
+  /**
    * Full snapshots of the live odds of the games being played (all paid plans): one at once, then one
    * every LIVE_PUSH_INTERVAL_MS (default 20 s). Arguments as Query.liveGames; each snapshot names the
    * delta stream of its filter and the seq it applies at, for liveOddsChanges.
@@ -1601,6 +1643,14 @@ export type Subscription = {
    * LIVE_PUSH_INTERVAL_MS. lastEventId: the sequence of the last event applied (a decimal integer).
    */
   oddsStream: OddsStreamEvent;
+};
+
+
+/** Live pushes over graphql-ws (/graphql); every field needs an API key on a paid plan. */
+export type SubscriptionLineSignalEventsArgs = {
+  gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  kind?: InputMaybe<Array<SignalKind>>;
+  marketType?: InputMaybe<Array<MarketType>>;
 };
 
 
@@ -1768,20 +1818,26 @@ export { WebhookDeliveryStatus };
 /** The rule that picks a webhook's events; fields that do not apply to its type are null. */
 export type WebhookPredicate = {
   __typename?: 'WebhookPredicate';
-  /** EV, line_move: only prices of this sportsbook (null: every book). */
+  /** EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
   bookId: Maybe<Scalars['Int']['output']>;
   /** EV: the de-vig method of the reference probability. */
   devig: Maybe<DevigMethod>;
   /** EV, arbitrage, line_move, status_change: only this game (null: every game). */
   gameId: Maybe<Scalars['Int']['output']>;
-  /** EV, arbitrage, line_move: only this market (null: every market). */
+  /** EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every market). */
   marketType: Maybe<MarketType>;
+  /** steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
+  minBooks: Maybe<Scalars['Int']['output']>;
   /** line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
   minCents: Maybe<Scalars['Int']['output']>;
-  /** EV: the least EV per 100 staked that fires. */
+  /** EV: the least EV per 100 staked that fires; middle: the least EV per 100 of the pair. */
   minEvPer100: Maybe<Scalars['Float']['output']>;
-  /** line_move: the least line (point) move that fires (null: line moves alone do not). */
+  /** line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
   minPoints: Maybe<Scalars['Float']['output']>;
+  /** reverse_line_movement: the least share of tickets, in percent, on the side the line moved against. */
+  minTicketsPercent: Maybe<Scalars['Float']['output']>;
+  /** middle: the least window width (windowHigh - windowLow, in points). */
+  minWindow: Maybe<Scalars['Float']['output']>;
   /** The kind of event. */
   type: WebhookPredicateType;
 };
@@ -1796,12 +1852,18 @@ export type WebhookPredicateInput = {
   gameId?: InputMaybe<Scalars['Int']['input']>;
   /** EV, arbitrage, line_move: only this market. */
   marketType?: InputMaybe<MarketType>;
+  /** steam, reverse_line_movement: at least this many books (2 to 50) moved by minCents (moneyline) / minPoints (spread, total). */
+  minBooks?: InputMaybe<Scalars['Int']['input']>;
   /** line_move: the least price move in American cents (1 to 10000); minCents or minPoints is required. */
   minCents?: InputMaybe<Scalars['Int']['input']>;
   /** EV (required): the least EV per 100 staked that fires, -100 to 100. */
   minEvPer100?: InputMaybe<Scalars['Float']['input']>;
-  /** line_move: the least line move in points (0.5 to 100). */
+  /** line_move: the least line move in points (0.5 to 100). steam, reverse_line_movement: the least point move of a book counted in minBooks. */
   minPoints?: InputMaybe<Scalars['Float']['input']>;
+  /** reverse_line_movement: at least this share of the tickets (50 to 100 percent) on the side the line moved against. */
+  minTicketsPercent?: InputMaybe<Scalars['Float']['input']>;
+  /** middle: the least window width in points (0.5 to 100). */
+  minWindow?: InputMaybe<Scalars['Float']['input']>;
   /** The kind of event. */
   type: WebhookPredicateType;
 };
@@ -1946,6 +2008,8 @@ export type ResolversTypes = {
   MiddleMarketType: MiddleMarketType;
   MoneylineConsensus: ResolverTypeWrapper<MoneylineConsensus>;
   MovementGame: ResolverTypeWrapper<MovementGame>;
+  MovementGames: MovementGames;
+  MovementSignal: ResolverTypeWrapper<MovementSignal>;
   Mutation: ResolverTypeWrapper<{}>;
   Odds: ResolverTypeWrapper<Odds>;
   OddsStreamEvent: ResolverTypeWrapper<Omit<OddsStreamEvent, 'change' | 'snapshot'> & { change?: Maybe<ResolversTypes['LiveOddsChange']>, snapshot?: Maybe<ResolversTypes['LiveOdds']> }>;
@@ -2037,6 +2101,7 @@ export type ResolversParentTypes = {
   MiddleLeg: MiddleLeg;
   MoneylineConsensus: MoneylineConsensus;
   MovementGame: MovementGame;
+  MovementSignal: MovementSignal;
   Mutation: {};
   Odds: Odds;
   OddsStreamEvent: Omit<OddsStreamEvent, 'change' | 'snapshot'> & { change?: Maybe<ResolversParentTypes['LiveOddsChange']>, snapshot?: Maybe<ResolversParentTypes['LiveOdds']> };
@@ -2443,6 +2508,7 @@ export type LineMovementRecordResolvers<ContextType = GraphQLContext, ParentType
   odds?: Resolver<ResolversTypes['Odds'], ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  signals?: Resolver<Array<ResolversTypes['MovementSignal']>, ParentType, ContextType>;
   teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   value?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -2453,6 +2519,7 @@ export type LineSignalResolvers<ContextType = GraphQLContext, ParentType extends
   data?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   detectedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   marketType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2629,6 +2696,22 @@ export type MovementGameResolvers<ContextType = GraphQLContext, ParentType exten
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type MovementGamesResolvers = EnumResolverSignature<{ LIVE?: any, UPCOMING?: any }, ResolversTypes['MovementGames']>;
+
+export type MovementSignalResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MovementSignal'] = ResolversParentTypes['MovementSignal']> = {
+  afterSeconds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  direction?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  leaderBookId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  majorityMoneyPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  majoritySide?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  majorityTicketsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  number?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'name' | 'plan'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, Partial<MutationCreateApiKeyArgs>>;
@@ -2721,7 +2804,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   gradeBets?: Resolver<Array<ResolversTypes['BetGrade']>, ParentType, ContextType, RequireFields<QueryGradeBetsArgs, 'bets'>>;
   historicalOdds?: Resolver<ResolversTypes['HistoricalPage'], ParentType, ContextType, RequireFields<QueryHistoricalOddsArgs, 'limit' | 'offset'>>;
   leagues?: Resolver<Array<ResolversTypes['League']>, ParentType, ContextType, Partial<QueryLeaguesArgs>>;
-  lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, Partial<QueryLineMovementArgs>>;
+  lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, RequireFields<QueryLineMovementArgs, 'games'>>;
   lineSignals?: Resolver<Array<ResolversTypes['LineSignal']>, ParentType, ContextType, Partial<QueryLineSignalsArgs>>;
   liveGames?: Resolver<ResolversTypes['LiveOdds'], ParentType, ContextType, Partial<QueryLiveGamesArgs>>;
   marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'live' | 'marketType' | 'period' | 'reference'>>;
@@ -2774,6 +2857,7 @@ export type StandingsResolvers<ContextType = GraphQLContext, ParentType extends 
 };
 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  lineSignalEvents?: SubscriptionResolver<ResolversTypes['LineSignal'], "lineSignalEvents", ParentType, ContextType, Partial<SubscriptionLineSignalEventsArgs>>;
   liveOdds?: SubscriptionResolver<ResolversTypes['LiveOdds'], "liveOdds", ParentType, ContextType, Partial<SubscriptionLiveOddsArgs>>;
   liveOddsChanges?: SubscriptionResolver<ResolversTypes['LiveOddsChange'], "liveOddsChanges", ParentType, ContextType, Partial<SubscriptionLiveOddsChangesArgs>>;
   oddsStream?: SubscriptionResolver<ResolversTypes['OddsStreamEvent'], "oddsStream", ParentType, ContextType, Partial<SubscriptionOddsStreamArgs>>;
@@ -2858,14 +2942,17 @@ export type WebhookPredicateResolvers<ContextType = GraphQLContext, ParentType e
   devig?: Resolver<Maybe<ResolversTypes['DevigMethod']>, ParentType, ContextType>;
   gameId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   marketType?: Resolver<Maybe<ResolversTypes['MarketType']>, ParentType, ContextType>;
+  minBooks?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   minCents?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   minEvPer100?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   minPoints?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  minTicketsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  minWindow?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['WebhookPredicateType'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type WebhookPredicateTypeResolvers = EnumResolverSignature<{ ARBITRAGE?: any, EV?: any, LINE_MOVE?: any, STATUS_CHANGE?: any }, ResolversTypes['WebhookPredicateType']>;
+export type WebhookPredicateTypeResolvers = EnumResolverSignature<{ ARBITRAGE?: any, EV?: any, LINE_MOVE?: any, MIDDLE?: any, REVERSE_LINE_MOVEMENT?: any, STATUS_CHANGE?: any, STEAM?: any }, ResolversTypes['WebhookPredicateType']>;
 
 export type Resolvers<ContextType = GraphQLContext> = {
   Account?: AccountResolvers<ContextType>;
@@ -2929,6 +3016,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MiddleMarketType?: MiddleMarketTypeResolvers;
   MoneylineConsensus?: MoneylineConsensusResolvers<ContextType>;
   MovementGame?: MovementGameResolvers<ContextType>;
+  MovementGames?: MovementGamesResolvers;
+  MovementSignal?: MovementSignalResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Odds?: OddsResolvers<ContextType>;
   OddsStreamEvent?: OddsStreamEventResolvers<ContextType>;

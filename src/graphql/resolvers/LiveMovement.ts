@@ -1,12 +1,14 @@
 import { requirePlan } from '../../auth/viewer';
 import { findLineMovement, findLiveGames } from '../../db/movement-repository';
-import { formatAmerican, LIVE_STATUSES } from '../../domain';
+import { findSignals } from '../../db/signal-store';
+import { formatAmerican, labelKey, MOVEMENT_GAME_STATUSES, signalLabels } from '../../domain';
 import { lineMovement } from '../../domain/line-movement';
 import type { LineMovementRecord, QueryResolvers } from '../__generated__/resolvers-types';
 import { list } from '../arguments';
 
 // Line movement (spec 2.8, 4.9): open and current price of every outcome of the games being played.
-// The math (line, absolute_change, direction) is src/domain/line-movement.ts.
+// The math (line, absolute_change, direction) is src/domain/line-movement.ts. Each record's signals
+// are the stored ones (LineSignal, written at ingest) its book took part in: read, never detected here.
 
 const SIDE_ORDER = ['away', 'home', 'over', 'under'];
 
@@ -17,12 +19,13 @@ export const LiveMovementQuery: QueryResolvers = {
     const sides = list(args.side);
     const periods = list(args.period);
 
-    const games = await findLiveGames(ctx.db.prisma, LIVE_STATUSES, list(args.gameId));
-    const rows = await findLineMovement(
-      ctx.db.prisma,
-      games.map((g) => g.id),
-      { marketTypes, bookIds: list(args.bookId), sides, periods },
-    );
+    const games = await findLiveGames(ctx.db.prisma, MOVEMENT_GAME_STATUSES[args.games ?? 'live'], list(args.gameId));
+    const gameIds = games.map((g) => g.id);
+    const [rows, stored] = await Promise.all([
+      findLineMovement(ctx.db.prisma, gameIds, { marketTypes, bookIds: list(args.bookId), sides, periods }),
+      gameIds.length ? findSignals(ctx.db.prisma, { gameIds, marketTypes }) : [],
+    ]);
+    const labels = signalLabels(stored);
     const gameById = new Map(games.map((g, i) => [g.id, { game: g, order: i }]));
     rows.sort(
       (a, b) =>
@@ -61,6 +64,7 @@ export const LiveMovementQuery: QueryResolvers = {
           changedAt: q.changedAt,
         },
         game: { awayTeamId: game.awayTeamId, homeTeamId: game.homeTeamId, startTime: game.startTime, status: game.status },
+        signals: labels.get(labelKey(row.gameId, row.marketType, row.period, row.bookId)) ?? [],
       };
     });
     return { updatedAt: newest, count: records.length, records };

@@ -7,7 +7,7 @@ import { Boxscore, Game } from './Game';
 import { CoreBetTypes, Market, Markets, Outcome } from './Market';
 import { ListingQuery } from './Listing';
 import { MiddlesQuery } from './Middles';
-import { SignalsQuery } from './Signals';
+import { SignalsQuery, SignalsSubscription } from './Signals';
 import { LiveHistoricalQuery } from './LiveHistorical';
 import { LiveMovementQuery } from './LiveMovement';
 import { LiveOdds, LiveOddsFields, LiveQuery } from './LiveOdds';
@@ -32,7 +32,7 @@ export const resolvers: Resolvers[] = [
   { ConsensusRecord, BettingInfo },
   { Query: ListingQuery },
   { Query: MiddlesQuery },
-  { Query: SignalsQuery },
+  { Query: SignalsQuery, Subscription: SignalsSubscription },
   { Query: LiveQuery, LiveOdds, ...LiveOddsFields },
   { Query: LiveMovementQuery },
   { Query: LiveHistoricalQuery },

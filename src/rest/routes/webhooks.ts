@@ -30,6 +30,9 @@ const predicate = z
       market_type: enumValue(MARKET_TYPES).optional(),
       min_cents: number('must be an integer number of cents').int({ error: 'must be an integer number of cents' }).optional(),
       min_points: number('must be a number of points').optional(),
+      min_books: number('must be an integer number of books').int({ error: 'must be an integer number of books' }).optional(),
+      min_tickets_percent: number('must be a percentage of the tickets').optional(),
+      min_window: number('must be a number of points').optional(),
     },
     { error: objectError('must be a JSON object such as {"type": "ev", "min_ev_per_100": 3}') },
   )
@@ -42,6 +45,9 @@ const predicate = z
     marketType: p.market_type,
     minCents: p.min_cents,
     minPoints: p.min_points,
+    minBooks: p.min_books,
+    minTicketsPercent: p.min_tickets_percent,
+    minWindow: p.min_window,
   }));
 
 const url = z.string({ error: requiredOr('must be an http or https URL') });
@@ -62,14 +68,23 @@ const PREDICATE_OPENAPI = {
   required: ['type'],
   description: 'What the webhook watches; each type takes only its own fields (docs/webhooks.md)',
   properties: {
-    type: { type: 'string', enum: [...PREDICATE_TYPES], description: 'ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status' },
-    min_ev_per_100: { type: 'number', minimum: -100, maximum: 100, description: 'ev (required): the least EV per 100 staked that fires' },
+    type: {
+      type: 'string',
+      enum: [...PREDICATE_TYPES],
+      description:
+        'ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status; ' +
+        'steam, reverse_line_movement: a signal the ingest stored (docs/signals.md); middle: a middle appearing between bettable prices',
+    },
+    min_ev_per_100: { type: 'number', minimum: -100, maximum: 100, description: 'ev (required): the least EV per 100 staked that fires; middle (optional): the least EV per 100 of the pair' },
     devig: { type: 'string', enum: [...LISTING_DEVIG_METHODS], default: LISTING_DEFAULT_DEVIG_METHOD, description: 'ev: de-vig method of the reference probability' },
     game_id: { type: 'integer', minimum: 1, description: 'Only this game (every type)' },
-    book_id: { type: 'integer', minimum: 1, description: 'ev, line_move: only prices of this sportsbook' },
-    market_type: { type: 'string', enum: [...MARKET_TYPES], description: 'ev, arbitrage, line_move: only this market' },
+    book_id: { type: 'integer', minimum: 1, description: 'ev, line_move: only prices of this sportsbook; middle: only middles with a leg at it' },
+    market_type: { type: 'string', enum: [...MARKET_TYPES], description: 'ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total' },
     min_cents: { type: 'integer', minimum: 1, maximum: 10000, description: 'line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required' },
-    min_points: { type: 'number', minimum: 0.5, maximum: 100, description: 'line_move: the least line move in points' },
+    min_points: { type: 'number', minimum: 0.5, maximum: 100, description: 'line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books' },
+    min_books: { type: 'integer', minimum: 2, maximum: 50, description: 'steam, reverse_line_movement: at least this many books moved by min_cents (moneyline) / min_points (spread, total); default: the signal as stored' },
+    min_tickets_percent: { type: 'number', minimum: 50, maximum: 100, description: 'reverse_line_movement: at least this share of the tickets on the side the line moved against' },
+    min_window: { type: 'number', minimum: 0.5, maximum: 100, description: 'middle: the least window width in points (window_high - window_low)' },
   },
 };
 const URL_OPENAPI = {
