@@ -7,6 +7,7 @@ import { Boxscore, Game } from './Game';
 import { CoreBetTypes, Market, Markets, Outcome } from './Market';
 import { ListingQuery } from './Listing';
 import { MiddlesQuery } from './Middles';
+import { PlayerQuery } from './Player';
 import { SignalsQuery } from './Signals';
 import { LiveHistoricalQuery } from './LiveHistorical';
 import { LiveMovementQuery } from './LiveMovement';
@@ -32,6 +33,7 @@ export const resolvers: Resolvers[] = [
   { ConsensusRecord, BettingInfo },
   { Query: ListingQuery },
   { Query: MiddlesQuery },
+  { Query: PlayerQuery },
   { Query: SignalsQuery },
   { Query: LiveQuery, LiveOdds, ...LiveOddsFields },
   { Query: LiveMovementQuery },
