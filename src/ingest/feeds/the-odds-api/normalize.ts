@@ -113,6 +113,8 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
             out.quotes.push({
               gameId, bookId: book.id, marketType: prop.market, period: 'full_game', side, isLive: live, outcomeId: null, teamId: null, point,
               ...pricesAt(o.price, decimal, name, `${where}.price`), lineStatus: lineKey ? 'alternate' : 'normal', playerName: player, lineKey,
+              // A team the reference data does not know is no team (never a guess).
+              playerTeamId: o.team ? (teamByName(leagueId, o.team)?.id ?? null) : null,
             } satisfies QuoteRow);
             propQuotes++;
           });
