@@ -36,7 +36,7 @@ export const referenceRoutes = defineRoutes([
       offset: withDefault(integer('Index of the first player', 0, 2_147_483_647), 0),
     }),
     operation: 'Players',
-    freshness: 'reference',
+    // Not 'reference': the ingest adds players and moves them between teams as captures arrive.
     envelope: page('players'),
   },
   {
