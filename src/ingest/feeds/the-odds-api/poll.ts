@@ -232,6 +232,8 @@ export function startOddsApiPoller(options: OddsApiPollerOptions): OddsApiPoller
         break;
       }
     }
+    // Games no longer followed (completed, or dropped) leave the map, so it stays the size of a slate.
+    for (const id of state.propsPolledAt.keys()) if (!state.open.has(id)) state.propsPolledAt.delete(id);
     state.propsNextAt = propsDueAt(state, now());
   };
 
