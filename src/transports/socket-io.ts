@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { CorsOptions } from 'cors';
 import { Server, type Namespace, type Socket } from 'socket.io';
 import { LiveAuthError } from '../auth/live-key';
@@ -126,6 +127,18 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     // graphql-ws shares the server's upgrades: leave the ones that are not ours alone.
     destroyUpgrade: false,
     ...(deps.cors && { cors: deps.cors }),
+  });
+  // An engine.io connection keeps its first HTTP request (an IncomingMessage with its parser and
+  // bookkeeping, a few KiB) for as long as it is open; Socket.IO reads only these fields of it, when a
+  // namespace is joined (socket.handshake), and nothing here reads socket.request. Keeping just them
+  // frees the request of a long-polling connection (Socket.IO's "Memory usage" guide drops it
+  // altogether; the handshake's query string may carry the subscribe filter, so _query stays). A
+  // WebSocket connection's upgrade request stays held all the same, by engine.io's own upgrade
+  // response (a 'close' listener on the TCP socket): 1,000 idle sockets keep 1,000 IncomingMessages
+  // (heap snapshot, docs/operations.md "Memory").
+  io.engine.on('connection', (conn: { request: IncomingMessage & { _query?: unknown } }) => {
+    const { headers, url, _query, socket } = conn.request;
+    conn.request = { headers, url, _query, connection: { encrypted: (socket as { encrypted?: boolean } | null)?.encrypted === true } } as never;
   });
   const nsp = io.of(LIVE_NAMESPACE);
   const rooms = createRooms({ ...deps, nsp });

@@ -88,6 +88,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nba/odds/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players of player props (issue 22), ordered by name then id
+         * @description A player is one per league and normalised name, whatever source or spelling named them. name matches any part of the name or an alias regardless of case, accents, punctuation and word order. team_id is the current team where a source or the simulator says it; The Odds API's props do not, so their players have team_id null (docs/player-props.md).
+         */
+        get: operations["Players"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/nba/odds/leagues": {
         parameters: {
             query?: never;
@@ -2783,6 +2803,89 @@ export interface operations {
                         }[];
                         /** @description Number of records in data */
                         count: number;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    Players: {
+        parameters: {
+            query?: {
+                /** @description Part of the name (case, accents and word order do not matter: wilson, A'ja, Delle Donne) */
+                name?: string;
+                /** @description Players whose current team is one of these (comma-separated and/or repeated) */
+                team_id?: number[];
+                /** @description League id (4 NBA, 5 WNBA) */
+                league_id?: number;
+                /** @description One or more player ids (comma-separated and/or repeated) */
+                player_id?: number[];
+                /** @description Page size */
+                limit?: number;
+                /** @description Index of the first player */
+                offset?: number;
+            };
+            header?: {
+                /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Players of player props (issue 22), ordered by name then id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The players of this page. */
+                        data: {
+                            /** @description Stable player id. */
+                            id: number;
+                            /** @description The player's name as first seen. */
+                            name: string;
+                            /** @description League id (4 NBA, 5 WNBA). */
+                            league_id: number;
+                            /**
+                             * @description The player's current team when a source says it (the simulator does; The Odds API's props do not,
+                             *     and no team is guessed): null otherwise. A player who changes teams stays one player, this updated.
+                             */
+                            team_id: number | null;
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                        /** @description Where this page lies among the records matching the filters */
+                        pagination: {
+                            /** @description Page size, as asked (default 100, at most 1000) */
+                            limit: number;
+                            /** @description Zero-based index of the first record of this page */
+                            offset: number;
+                            /** @description Number of records matching the filters, on every page */
+                            total: number;
+                            /** @description true when records follow this page */
+                            has_more: boolean;
+                        };
                     };
                 };
             };

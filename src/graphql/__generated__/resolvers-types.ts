@@ -21,7 +21,7 @@ import type { ReferenceChoice } from '../../domain';
 import type { WebhookPredicateType } from '../../domain';
 import type { WebhookDeliveryStatus } from '../../domain';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { Game as GameModel, Team as TeamModel, League as LeagueModel, Sportsbook as SportsbookModel, Boxscore as BoxscoreModel, Markets as MarketsModel, Market as MarketModel, Outcome as OutcomeModel, ConsensusRecord as ConsensusRecordModel, BettingInfo as BettingInfoModel, ApiKeyListing as ApiKeyListingModel, Account as AccountModel, LiveOddsChange as LiveOddsChangeModel, LiveGameChange as LiveGameChangeModel, LiveQuoteChange as LiveQuoteChangeModel } from '../mappers';
+import type { Game as GameModel, Team as TeamModel, League as LeagueModel, Sportsbook as SportsbookModel, Player as PlayerModel, Boxscore as BoxscoreModel, Markets as MarketsModel, Market as MarketModel, Outcome as OutcomeModel, ConsensusRecord as ConsensusRecordModel, BettingInfo as BettingInfoModel, ApiKeyListing as ApiKeyListingModel, Account as AccountModel, LiveOddsChange as LiveOddsChangeModel, LiveGameChange as LiveGameChangeModel, LiveQuoteChange as LiveQuoteChangeModel } from '../mappers';
 import type { GraphQLContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -1256,6 +1256,22 @@ export type PeriodScore = {
 
 export { Plan };
 
+/** A player (issue 22): one per league and normalised name, whatever source or spelling named them. */
+export type Player = {
+  __typename?: 'Player';
+  /** Stable player id. */
+  id: Scalars['Int']['output'];
+  /** League id (4 NBA, 5 WNBA). */
+  leagueId: Scalars['Int']['output'];
+  /** The player's name as first seen. */
+  name: Scalars['String']['output'];
+  /**
+   * The player's current team when a source says it (the simulator does; The Odds API's props do not,
+   * and no team is guessed): null otherwise. A player who changes teams stays one player, this updated.
+   */
+  teamId: Maybe<Scalars['Int']['output']>;
+};
+
 /** A player as a prop outcome names them. */
 export type PlayerBrief = {
   __typename?: 'PlayerBrief';
@@ -1265,6 +1281,15 @@ export type PlayerBrief = {
   name: Scalars['String']['output'];
   /** The player's team when a source says it (The Odds API's props do not); null otherwise. */
   teamId: Maybe<Scalars['Int']['output']>;
+};
+
+/** A page of players. */
+export type PlayerPage = {
+  __typename?: 'PlayerPage';
+  /** The players of this page. */
+  items: Array<Player>;
+  /** All players matching the filters. */
+  total: Scalars['Int']['output'];
 };
 
 /** Public betting figures of a game's moneyline. */
@@ -1350,6 +1375,11 @@ export type Query = {
   middles: Array<Middle>;
   /** Always true: lets a client check its key and the schema cheaply. */
   ok: Scalars['Boolean']['output'];
+  /**
+   * Players ordered by name, then id. name matches any part of the player's name or of an alias
+   * regardless of case, accents, punctuation and word order (every word of it must appear).
+   */
+  players: PlayerPage;
   /**
    * Extension (issue 22): every available player-prop price of the games in scope with its value
    * metrics, as marketListing computes them for the three markets. A prop's market is one player's prop
@@ -1512,6 +1542,17 @@ export type QueryMiddlesArgs = {
   marketType?: InputMaybe<Array<MiddleMarketType>>;
   minEvPer100?: InputMaybe<Scalars['Float']['input']>;
   period?: InputMaybe<ListingPeriod>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryPlayersArgs = {
+  leagueId?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  playerId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
 };
 
 
@@ -2017,7 +2058,9 @@ export type ResolversTypes = {
   Period: Period;
   PeriodScore: ResolverTypeWrapper<PeriodScore>;
   Plan: Plan;
+  Player: ResolverTypeWrapper<PlayerModel>;
   PlayerBrief: ResolverTypeWrapper<PlayerBrief>;
+  PlayerPage: ResolverTypeWrapper<Omit<PlayerPage, 'items'> & { items: Array<ResolversTypes['Player']> }>;
   PublicBettingSummary: ResolverTypeWrapper<PublicBettingSummary>;
   Query: ResolverTypeWrapper<{}>;
   ReferenceChoice: ReferenceChoice;
@@ -2107,7 +2150,9 @@ export type ResolversParentTypes = {
   OddsStreamEvent: Omit<OddsStreamEvent, 'change' | 'snapshot'> & { change?: Maybe<ResolversParentTypes['LiveOddsChange']>, snapshot?: Maybe<ResolversParentTypes['LiveOdds']> };
   Outcome: OutcomeModel;
   PeriodScore: PeriodScore;
+  Player: PlayerModel;
   PlayerBrief: PlayerBrief;
+  PlayerPage: Omit<PlayerPage, 'items'> & { items: Array<ResolversParentTypes['Player']> };
   PublicBettingSummary: PublicBettingSummary;
   Query: {};
   SideConsensus: SideConsensus;
@@ -2779,10 +2824,24 @@ export type PeriodScoreResolvers<ContextType = GraphQLContext, ParentType extend
 
 export type PlanResolvers = EnumResolverSignature<{ ELITE?: any, PRO?: any, STARTER?: any }, ResolversTypes['Plan']>;
 
+export type PlayerResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Player'] = ResolversParentTypes['Player']> = {
+  id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  leagueId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type PlayerBriefResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlayerBrief'] = ResolversParentTypes['PlayerBrief']> = {
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PlayerPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlayerPage'] = ResolversParentTypes['PlayerPage']> = {
+  items?: Resolver<Array<ResolversTypes['Player']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -2810,6 +2869,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'live' | 'marketType' | 'period' | 'reference'>>;
   middles?: Resolver<Array<ResolversTypes['Middle']>, ParentType, ContextType, RequireFields<QueryMiddlesArgs, 'live' | 'period'>>;
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  players?: Resolver<ResolversTypes['PlayerPage'], ParentType, ContextType, Partial<QueryPlayersArgs>>;
   propListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryPropListingArgs, 'devig' | 'live' | 'reference'>>;
   sportsbooks?: Resolver<Array<ResolversTypes['Sportsbook']>, ParentType, ContextType>;
   teams?: Resolver<Array<ResolversTypes['Team']>, ParentType, ContextType, Partial<QueryTeamsArgs>>;
@@ -3025,7 +3085,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Period?: PeriodResolvers;
   PeriodScore?: PeriodScoreResolvers<ContextType>;
   Plan?: PlanResolvers;
+  Player?: PlayerResolvers<ContextType>;
   PlayerBrief?: PlayerBriefResolvers<ContextType>;
+  PlayerPage?: PlayerPageResolvers<ContextType>;
   PublicBettingSummary?: PublicBettingSummaryResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   ReferenceChoice?: ReferenceChoiceResolvers;
