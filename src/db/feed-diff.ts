@@ -163,17 +163,21 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
   const onlySeen: number[] = [];
   /** Games another source describes: this document adds its id to them, and its prices. */
   const described = new Set<number>();
+  /** Games another source created that this (scoreboard) document describes from now on. */
+  const taken = new Set<number>();
   for (const incoming of doc.games) {
     const current = state.games.get(incoming.id);
-    const game = current ? mergedGame(current.row, incoming, doc, described) : incoming;
+    const game = current ? mergedGame(current.row, incoming, doc, described, taken) : incoming;
     if (!current) {
       gameRows.push({ ...game, updatedAt: stamp, seenAt: stamp });
       state.games.set(game.id, { row: game, updatedAt: at, seenAt: at, quoteKeys: new Set() });
       changedGames.add(game.id);
-    } else if ((current.updatedAt <= at || described.has(game.id)) && !sameFields(current.row, game)) {
+    } else if ((current.updatedAt <= at || described.has(game.id) || taken.has(game.id)) && !sameFields(current.row, game)) {
       // A described game's row is the stored one plus upstream ids, true whatever the capture's age.
+      // A taken game's row is this capture's whatever the other source's age: its time is this
+      // capture's, so that the scoreboard's next captures describe it as if they had created it.
       const seen = Math.max(current.seenAt, at);
-      const updated = Math.max(current.updatedAt, at);
+      const updated = taken.has(game.id) ? at : Math.max(current.updatedAt, at);
       gameRows.push({ ...game, updatedAt: iso(updated), seenAt: iso(seen) });
       Object.assign(current, { row: game, updatedAt: updated, seenAt: seen });
       changedGames.add(game.id);
@@ -191,7 +195,7 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
   for (const box of doc.boxscores) {
     if (described.has(box.gameId)) continue;
     const current = state.boxscores.get(box.gameId);
-    if (current && (current.updatedAt > at || sameFields(current.row, box))) continue;
+    if (current && ((current.updatedAt > at && !taken.has(box.gameId)) || sameFields(current.row, box))) continue;
     boxRows.push({ ...box, updatedAt: stamp });
     state.boxscores.set(box.gameId, { row: box, updatedAt: at });
     changedGames.add(box.gameId);
@@ -314,16 +318,19 @@ function quoteRecord(q: QuoteState, moved: boolean): object {
 
 /**
  * The row to store for a game `doc` carries and memory has: the document's, with the upstream ids of
- * both (`meta.source_ids`); or, when `doc` comes from a string-id source and the game is also another
+ * both (`meta.source_ids`); or, when `doc` is not the scoreboard's and the game is also another
  * source's, the stored row with only the ids added (that source describes the game: status, score,
- * start time; this one adds its prices). Such games are added to `described`.
+ * start time; this one adds its prices). Such games are added to `described`; games another source
+ * created that the scoreboard now names for the first time, to `taken`.
  */
-function mergedGame(current: GameRow, incoming: GameRow, doc: NormalizedDocument, described: Set<number>): GameRow {
+function mergedGame(current: GameRow, incoming: GameRow, doc: NormalizedDocument, described: Set<number>, taken: Set<number>): GameRow {
   const was = sourceIdsOf(current);
   const ids = { ...was, ...sourceIdsOf(incoming) };
-  if (doc.identities && Object.keys(was).some((source) => source !== doc.source)) {
+  const others = Object.keys(was).some((source) => source !== doc.source);
+  if (!doc.scoreboard && others) {
     described.add(current.id);
     return { ...current, meta: { ...current.meta, source_ids: ids } };
   }
+  if (doc.scoreboard && others && was[doc.source] === undefined) taken.add(current.id);
   return { ...incoming, meta: { ...incoming.meta, source_ids: ids } };
 }

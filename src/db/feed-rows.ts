@@ -131,12 +131,14 @@ export interface SportsbookRow {
 }
 
 /**
- * How a game of a source without integer ids is found among the stored games (src/db/game-identity.ts):
- * by its upstream id once linked, else by league, home and away team and start time. `gameId` is the
- * id the document's rows carry until then: the source's own stable id for the game.
+ * How a game of a document is found among the stored games, whichever source created it
+ * (src/db/game-identity.ts): by its upstream id once linked, else by league, home and away team and
+ * start time. `gameId` is the id the document's rows carry until then: the source's own stable id for
+ * the game (Action Network's integer id, a hash of The Odds API's string id).
  */
 export interface GameIdentity {
   gameId: number;
+  /** The upstream id as text (as `meta.source_ids` names it, a number for Action Network). */
   sourceId: string;
   leagueId: number;
   homeTeamId: number;
@@ -158,8 +160,14 @@ export interface NormalizedDocument {
    * serves them from two endpoints).
    */
   quoteKind?: 'game' | 'props' | 'all';
-  /** Games to match to stored ones (sources with string ids); rows are renumbered to the matched game. */
+  /** Games to match to stored ones (of any source); rows are renumbered to the matched game. */
   identities?: GameIdentity[];
+  /**
+   * The source is the scoreboard (Action Network): it describes (status, score, start time) every game
+   * it carries, also one another source created first. Other sources' documents only add their ids and
+   * prices to a game another source names (src/db/feed-diff.ts).
+   */
+  scoreboard?: boolean;
   /** Books to create when missing. */
   books?: SportsbookRow[];
   league: LeagueRow | null;

@@ -56,7 +56,7 @@ export interface State {
   betting: Map<string, { row: PublicBettingRow; updatedAt: number }>;
   /** Ids of the sportsbooks stored: a document's unlisted books are created once. */
   books: Set<number>;
-  /** Games of string-id sources already matched: `source|upstream id` to game id (src/db/game-identity.ts). */
+  /** Games already matched, of every source with identities: `source|upstream id` to game id (src/db/game-identity.ts). */
   links: Map<string, number>;
   /** Players already matched: `league id|normalised name` to player id (src/db/players.ts). */
   players: Map<string, number>;
@@ -71,9 +71,11 @@ export function sourceIdsOf(row: { meta: unknown }): Record<string, unknown> {
   return ids && typeof ids === 'object' && !Array.isArray(ids) ? (ids as Record<string, unknown>) : {};
 }
 
-/** Remembers the links a game row names. */
+/** Remembers the links a game row names (Action Network's ids are numbers, The Odds API's strings). */
 export function rememberLinks(state: State, row: { id: number; meta: unknown }): void {
-  for (const [source, id] of Object.entries(sourceIdsOf(row))) if (typeof id === 'string') state.links.set(linkKey(source, id), row.id);
+  for (const [source, id] of Object.entries(sourceIdsOf(row))) {
+    if (typeof id === 'string' || typeof id === 'number') state.links.set(linkKey(source, String(id)), row.id);
+  }
 }
 
 export const states = new WeakMap<PrismaClient, State>();

@@ -3,12 +3,15 @@ import type { GameIdentity, GameRow, NormalizedDocument } from './feed-rows';
 import { linkKey, rememberLinks, sourceIdsOf, type State } from './feed-state';
 
 /**
- * One game across sources. A game of a source with string ids (The Odds API) is the stored game
- * that already names its id in `meta.source_ids`; else the stored game of the same league, the same
- * home team and the same away team (never the two swapped) whose start time is within
- * MATCH_WINDOW_MS of its own, the closest one, preferring a game that is not cancelled or postponed
- * and that no other id of that source has claimed; else a game of its own under the id the source
- * derives from its string id (the next free id should that one be taken). docs/sources.md.
+ * One game across sources, whatever the order they are read in. A game of a document is, in this order:
+ * the game that already names its upstream id in `meta.source_ids` (remembered in memory once seen);
+ * else the stored game of the same league, the same home team and the same away team (never the two
+ * swapped) whose start time is within MATCH_WINDOW_MS of its own, the closest one, preferring a game
+ * that is not cancelled or postponed, never a simulated one, and none that another id of the same
+ * source has claimed; else a game of its own under the id the source derives (Action Network: its
+ * own id; The Odds API: from its string id, the next free id should that one be taken). A game's
+ * id never changes once given (clients may hold it): a matched game keeps the id of the source that
+ * created it, and only `meta.source_ids` grows. docs/sources.md.
  */
 
 /**
@@ -28,12 +31,13 @@ interface Candidate {
   startTime: Date;
   status: string;
   meta: unknown;
+  simulated: boolean;
 }
 
 /**
  * Renumbers the rows of `doc` from the ids its source derived to the games they are (see above), and
- * records the links in memory. The rows of a game matched to another source's game are written by
- * the diff as that game's (only `meta.source_ids` grows).
+ * records the links in memory, so that a capture of known games costs no query, and one of new games
+ * one. The rows of a game matched to another source's game are written by the diff as that game's.
  */
 export async function resolveIdentities(prisma: PrismaClient, state: State, doc: NormalizedDocument): Promise<void> {
   const identities = doc.identities;
@@ -46,42 +50,45 @@ export async function resolveIdentities(prisma: PrismaClient, state: State, doc:
     return id === undefined;
   });
   if (open.length) {
-    // Linked before by a process that did not keep it in memory.
-    const linked = await prisma.$queryRawUnsafe<Array<{ id: number; sid: string }>>(
-      `SELECT "id", "meta"->'source_ids'->>$1 AS sid FROM "Game" WHERE "meta"->'source_ids'->>$1 = ANY($2::text[])`,
-      source,
-      open.map((i) => i.sourceId),
-    );
-    const bySid = new Map(linked.map((r) => [r.sid, Number(r.id)]));
+    const stored = await storedGamesOf(prisma, source, open);
+    // Linked before by a process that did not keep it in memory (or before this process forgot it).
+    const bySid = new Map<string, number>();
+    for (const g of stored) {
+      const sid = sourceIdsOf(g)[source];
+      if (sid !== undefined) bySid.set(String(sid), g.id);
+    }
     open = open.filter((i) => {
       const id = bySid.get(i.sourceId);
       if (id !== undefined) resolved.set(i, id);
       return id === undefined;
     });
-  }
-  if (open.length) {
-    const candidates = await candidatesOf(prisma, state, open);
-    const claimed = new Set(resolved.values());
-    for (const identity of open) {
-      const match = closest(identity, candidates, source, claimed);
-      if (match) {
-        resolved.set(identity, match.id);
-        claimed.add(match.id);
+    const byId = new Map<number, Candidate>(stored.map((g) => [g.id, g]));
+    if (open.length) {
+      // Games of captures not committed yet are in memory only; memory is newer than the database.
+      for (const [id, game] of state.games) byId.set(id, game.row as GameRow);
+      const candidates = [...byId.values()];
+      const claimed = new Set(resolved.values());
+      for (const identity of open) {
+        const match = closest(identity, candidates, source, claimed);
+        if (match) {
+          resolved.set(identity, match.id);
+          claimed.add(match.id);
+        }
       }
+      open = open.filter((i) => !resolved.has(i));
     }
-    open = open.filter((i) => !resolved.has(i));
-  }
-  if (open.length) {
-    // A game of its own: the derived id, unless a game of another upstream id holds it.
+    // A game of its own: the derived id, unless a game of another upstream id of this source holds it.
     for (const identity of open) {
       let id = identity.gameId;
       for (;;) {
-        const held = state.games.get(id)?.row ?? (await prisma.game.findUnique({ where: { id }, select: { id: true, meta: true } }));
-        if (!held || sourceIdsOf(held)[source] === identity.sourceId) break;
+        const held = state.games.get(id)?.row ?? byId.get(id) ?? (await prisma.game.findUnique({ where: { id }, select: { id: true, meta: true } }));
+        const sid = held ? sourceIdsOf(held)[source] : undefined;
+        if (sid === undefined || String(sid) === identity.sourceId) break;
         id++;
       }
       resolved.set(identity, id);
     }
+    for (const g of stored) rememberLinks(state, g);
   }
   const renumber = new Map<number, number>();
   for (const [identity, id] of resolved) {
@@ -96,24 +103,27 @@ export async function resolveIdentities(prisma: PrismaClient, state: State, doc:
   for (const p of doc.publicBetting) p.gameId = to(p.gameId);
 }
 
-/** Stored and in-memory games that could be the open identities' (same league and teams, within the window). */
-async function candidatesOf(prisma: PrismaClient, state: State, open: readonly GameIdentity[]): Promise<Candidate[]> {
-  const stored = await prisma.game.findMany({
-    where: {
-      OR: open.map((i) => ({
-        leagueId: i.leagueId,
-        homeTeamId: i.homeTeamId,
-        awayTeamId: i.awayTeamId,
-        startTime: { gte: new Date(i.startTime.getTime() - MATCH_WINDOW_MS), lte: new Date(i.startTime.getTime() + MATCH_WINDOW_MS) },
-      })),
-    },
-    select: { id: true, leagueId: true, homeTeamId: true, awayTeamId: true, startTime: true, status: true, meta: true },
-  });
-  const byId = new Map<number, Candidate>(stored.map((g) => [g.id, g]));
-  // Games of captures not committed yet are in memory only; memory is newer than the database.
-  for (const [id, game] of state.games) byId.set(id, game.row as GameRow);
-  for (const g of stored) rememberLinks(state, g);
-  return [...byId.values()];
+/**
+ * In one query, the stored games that may be the open identities': those naming one of their upstream
+ * ids, those holding one of their derived ids, and those of the same league and teams within the window.
+ */
+async function storedGamesOf(prisma: PrismaClient, source: string, open: readonly GameIdentity[]): Promise<Candidate[]> {
+  const rows = await prisma.$queryRawUnsafe<Candidate[]>(
+    `SELECT g."id", g."leagueId", g."homeTeamId", g."awayTeamId", g."startTime", g."status", g."meta", g."simulated" FROM "Game" g
+      WHERE g."meta"->'source_ids'->>$1 = ANY($2::text[]) OR g."id" = ANY($3::int[])
+        OR EXISTS (SELECT 1 FROM unnest($4::int[], $5::int[], $6::int[], $7::timestamp(3)[]) AS i("leagueId", "homeTeamId", "awayTeamId", "startTime")
+          WHERE g."leagueId" = i."leagueId" AND g."homeTeamId" = i."homeTeamId" AND g."awayTeamId" = i."awayTeamId"
+            AND g."startTime" BETWEEN i."startTime" - $8::interval AND i."startTime" + $8::interval)`,
+    source,
+    open.map((i) => i.sourceId),
+    open.map((i) => i.gameId),
+    open.map((i) => i.leagueId),
+    open.map((i) => i.homeTeamId),
+    open.map((i) => i.awayTeamId),
+    open.map((i) => i.startTime.toISOString()),
+    `${MATCH_WINDOW_MS / 1000} seconds`,
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id), startTime: new Date(r.startTime) }));
 }
 
 function closest(identity: GameIdentity, candidates: readonly Candidate[], source: string, claimed: ReadonlySet<number>): Candidate | undefined {
@@ -121,10 +131,12 @@ function closest(identity: GameIdentity, candidates: readonly Candidate[], sourc
   let bestScore = Infinity;
   for (const c of candidates) {
     if (c.leagueId !== identity.leagueId || c.homeTeamId !== identity.homeTeamId || c.awayTeamId !== identity.awayTeamId) continue;
+    // A simulated game is not any source's real game.
+    if (c.simulated) continue;
     const distance = Math.abs(c.startTime.getTime() - identity.startTime.getTime());
     if (distance > MATCH_WINDOW_MS || claimed.has(c.id)) continue;
     const other = sourceIdsOf(c)[source];
-    if (other !== undefined && other !== identity.sourceId) continue;
+    if (other !== undefined && String(other) !== identity.sourceId) continue;
     const score = distance + (UNPLAYED.has(c.status) ? MATCH_WINDOW_MS : 0);
     if (score < bestScore) [best, bestScore] = [c, score];
   }

@@ -13,8 +13,12 @@ export { FeedDocumentError } from '../feed-document-error';
  */
 export function normalizeDocument(raw: unknown, documentName: string): NormalizedDocument {
   const doc = parseFeedDocument(raw, documentName);
+  const source = sourceOf(doc.simulated === true);
   const out: NormalizedDocument = {
-    source: sourceOf(doc.simulated === true),
+    source,
+    // The scoreboard's own games keep their ids; a game another source created first is matched.
+    scoreboard: true,
+    identities: [],
     league: doc.league ? normalizeLeague(doc.league) : null,
     teams: [],
     games: [],
@@ -32,7 +36,12 @@ export function normalizeDocument(raw: unknown, documentName: string): Normalize
       teamsSeen.add(team.id);
       out.teams.push(normalizeTeam(team, game.league_id));
     }
-    out.games.push(normalizeGame(game, doc.simulated === true));
+    const row = normalizeGame(game, doc.simulated === true);
+    out.games.push(row);
+    // Simulated games are nobody's real game: never matched to another source's.
+    if (!row.simulated) {
+      out.identities!.push({ gameId: row.id, sourceId: String(row.id), leagueId: row.leagueId, homeTeamId: row.homeTeamId, awayTeamId: row.awayTeamId, startTime: row.startTime });
+    }
     if (game.boxscore) out.boxscores.push(normalizeBoxscore(game.id, game.boxscore));
     normalizeMarkets(documentName, game, gamePath, out);
   });
