@@ -1,6 +1,7 @@
 import { FEED } from '../../src/ingest/feeds/actionnetwork/schema';
 import { marketsCertainlyValid } from '../../src/ingest/feeds/actionnetwork/markets-check';
 import { normalizeDocument, parseFeedDocument } from '../../src/ingest/feeds/actionnetwork/normalize';
+import { createSimulator } from '../../src/ingest/simulator';
 import { readFeed, readSeries } from '../support/feeds';
 
 // The hand-written markets check of the ingest's fast path (src/ingest/feeds/actionnetwork/markets-check.ts)
@@ -34,6 +35,20 @@ describe('the markets check of the ingest fast path', () => {
       }
     }
     expect(games).toBeGreaterThan(100);
+  });
+
+  test('when the simulator writes an evening of documents, then their markets take the fast path too', () => {
+    const sim = createSimulator({ seed: 42, startDate: '2026-11-22', days: 0 });
+    let games = 0;
+    for (let m = 0; m <= 12 * 60; m += 45) {
+      for (const body of sim.documentsAt(new Date(Date.parse('2026-11-22T17:00:00Z') + m * 60_000))) {
+        for (const game of body.games) {
+          games++;
+          expect(marketsCertainlyValid(game.markets)).toBe(true);
+        }
+      }
+    }
+    expect(games).toBeGreaterThan(0);
   });
 
   test.each(FIELDS)('when outcome field %s takes each wrong or odd value, then the check never accepts what zod refuses', (field) => {
