@@ -710,21 +710,27 @@ export type LineMovementRecord = {
   game: MovementGame;
   /** The game. */
   gameId: Scalars['Int']['output'];
+  /** Player props: true on a book's alternate line; null on game markets. */
+  isAlternate: Maybe<Scalars['Boolean']['output']>;
   /** Extension: whether the current price is the book's live (in-game) price. */
   isLive: Scalars['Boolean']['output'];
   /** League id. */
   leagueId: Maybe<Scalars['Int']['output']>;
   /** Opening and current line. */
   lineMovement: LineMovement;
-  /** moneyline, spread or total. */
+  /** moneyline, spread, total, or a player prop's market type (player_points, ...). */
   marketType: Scalars['String']['output'];
   /** The current price. */
   odds: Odds;
   /** Stored period, e.g. full_game. */
   period: Scalars['String']['output'];
-  /** home, away, over or under. */
+  /** Player props: the player; null on game markets. */
+  player: Maybe<PlayerBrief>;
+  /** Player props: points, rebounds, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
+  /** home, away, over or under (yes or no on a prop without a line). */
   side: Scalars['String']['output'];
-  /** Null on totals. */
+  /** Null on totals and props. */
   teamId: Maybe<Scalars['Int']['output']>;
   /** The current line: point for spread and total, American price for moneyline. */
   value: Maybe<Scalars['Float']['output']>;
@@ -1408,7 +1414,7 @@ export type QueryHistoricalOddsArgs = {
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
   interval?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
-  marketType?: InputMaybe<Array<MarketType>>;
+  marketType?: InputMaybe<Array<LiveMarketType>>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   startDate?: InputMaybe<Scalars['Date']['input']>;
 };
@@ -2436,12 +2442,15 @@ export type LineMovementRecordResolvers<ContextType = GraphQLContext, ParentType
   bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   game?: Resolver<ResolversTypes['MovementGame'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  isAlternate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   leagueId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   lineMovement?: Resolver<ResolversTypes['LineMovement'], ParentType, ContextType>;
   marketType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   odds?: Resolver<ResolversTypes['Odds'], ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   value?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
