@@ -24,6 +24,7 @@ import { countFreshQuotes } from './db/listing-repository';
 import { localDateOf } from './domain';
 import { AppError, ERRORS, isDatabaseUnavailable } from './errors';
 import { createContext, type GraphQLContext } from './graphql/context';
+import { createListingMemo } from './graphql/listing-memo';
 import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from './graphql/limits';
 import { buildSchema } from './graphql/schema';
 import { createTransportCore } from './transports/core';
@@ -151,7 +152,7 @@ export function createApp(deps: AppDeps): App {
     await authenticator.keyChanged(change);
     await deps.bus.publish('keys', change);
   };
-  const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone, keyChanged, allowPrivateWebhookTargets: deps.config.webhooks.allowPrivateTargets });
+  const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone, keyChanged, allowPrivateWebhookTargets: deps.config.webhooks.allowPrivateTargets, listingMemo });
 
   // The data version every cached body keys on: ingests (bus) and what the clock decides in a body
   // (the league's "today", quotes ageing into staleness), read at a coarse tick.
@@ -163,6 +164,8 @@ export function createApp(deps: AppDeps): App {
     tickMs: 5000,
     onError: (err) => deps.logger.warn({ err }, 'data version clock check failed'),
   });
+  // The listings built under the current data version, shared by the pages of one listing.
+  const listingMemo = createListingMemo(() => dataVersion.current);
 
   /**
    * Authentication then rate limiting, for REST and GraphQL alike. API keys draw on their plan's
