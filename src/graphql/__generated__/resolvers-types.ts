@@ -1780,14 +1780,18 @@ export type WebhookPredicate = {
   devig: Maybe<DevigMethod>;
   /** EV, arbitrage, line_move, status_change: only this game (null: every game). */
   gameId: Maybe<Scalars['Int']['output']>;
-  /** EV, arbitrage, line_move: only this market (null: every market). */
-  marketType: Maybe<MarketType>;
+  /** EV, arbitrage, line_move: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop. */
+  marketType: Maybe<LiveMarketType>;
   /** line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
   minCents: Maybe<Scalars['Int']['output']>;
   /** EV: the least EV per 100 staked that fires. */
   minEvPer100: Maybe<Scalars['Float']['output']>;
   /** line_move: the least line (point) move that fires (null: line moves alone do not). */
   minPoints: Maybe<Scalars['Float']['output']>;
+  /** EV on PLAYER_PROPS: only this player's props (null: every player). */
+  playerId: Maybe<Scalars['Int']['output']>;
+  /** EV on PLAYER_PROPS: only this prop type, e.g. points, rebounds (null: every prop). */
+  propType: Maybe<Scalars['String']['output']>;
   /** The kind of event. */
   type: WebhookPredicateType;
 };
@@ -1800,14 +1804,18 @@ export type WebhookPredicateInput = {
   devig?: InputMaybe<DevigMethod>;
   /** Only this game. */
   gameId?: InputMaybe<Scalars['Int']['input']>;
-  /** EV, arbitrage, line_move: only this market. */
-  marketType?: InputMaybe<MarketType>;
+  /** EV, arbitrage, line_move: only this market; PLAYER_PROPS (EV only): every player prop, instead of the game markets. */
+  marketType?: InputMaybe<LiveMarketType>;
   /** line_move: the least price move in American cents (1 to 10000); minCents or minPoints is required. */
   minCents?: InputMaybe<Scalars['Int']['input']>;
   /** EV (required): the least EV per 100 staked that fires, -100 to 100. */
   minEvPer100?: InputMaybe<Scalars['Float']['input']>;
   /** line_move: the least line move in points (0.5 to 100). */
   minPoints?: InputMaybe<Scalars['Float']['input']>;
+  /** EV on PLAYER_PROPS: only this player's props. */
+  playerId?: InputMaybe<Scalars['Int']['input']>;
+  /** EV on PLAYER_PROPS: only this prop type (points, rebounds, assists, threes, ...). */
+  propType?: InputMaybe<Scalars['String']['input']>;
   /** The kind of event. */
   type: WebhookPredicateType;
 };
@@ -2866,10 +2874,12 @@ export type WebhookPredicateResolvers<ContextType = GraphQLContext, ParentType e
   bookId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   devig?: Resolver<Maybe<ResolversTypes['DevigMethod']>, ParentType, ContextType>;
   gameId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  marketType?: Resolver<Maybe<ResolversTypes['MarketType']>, ParentType, ContextType>;
+  marketType?: Resolver<Maybe<ResolversTypes['LiveMarketType']>, ParentType, ContextType>;
   minCents?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   minEvPer100?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   minPoints?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  playerId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['WebhookPredicateType'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
