@@ -122,6 +122,39 @@ describe('player props in /historical: the real WNBA props captures', () => {
     expect(moved).toBeGreaterThan(0);
   }, 120_000);
 
+  test('when the closing lines are asked with market_type=player_props, then each prop closes at its last pregame capture\'s price, with player, prop and line', async () => {
+    let checked = 0;
+    for (const { sid, first, last } of twice.slice(0, 10)) {
+      const res = await t.get(`${BASE}/closing?game_id=${gameIds.get(sid)}&market_type=player_props`, key);
+      expect(res.status).toBe(200);
+      const closes = new Map<string, number>();
+      for (const c of res.body.data) {
+        expect(c).toMatchObject({ market_type: 'player_props', player: { id: expect.any(Number), name: expect.any(String) }, settled: true, cutoff_source: 'start_time' });
+        // The close of the main line is the point and price of the last pregame capture.
+        if (c.price) closes.set(servedKey({ ...c, book_id: c.book_id, point: c.point, side: c.side }), c.price.american);
+        expect(new Date(c.cutoff_at).toISOString()).toBe(new Date(last.body.data.commence_time).toISOString());
+        if (c.price) expect(new Date(c.captured_at).getTime()).toBeLessThan(new Date(c.cutoff_at).getTime());
+      }
+      for (const [k, price] of priceKeys(last.body.data)) {
+        expect({ k, price: closes.get(k) }).toEqual({ k, price });
+        checked++;
+      }
+      // A line only the first capture had (the book moved off it) still has its own close: its last price then.
+      for (const [k, price] of priceKeys(first.body.data)) if (!priceKeys(last.body.data).has(k) && closes.has(k)) expect(closes.get(k)).toBe(price);
+    }
+    expect(checked).toBeGreaterThan(500);
+    // Without market_type, the closes are the game markets' only (none in these props captures), without prop fields.
+    const plain = await t.get(`${BASE}/closing?game_id=${gameIds.get(twice[0]!.sid)}`, key);
+    expect(plain.status).toBe(200);
+    expect(plain.body.data).toEqual([]);
+  });
+
+  test('when the closing lines are asked with a bad market_type, then it answers 400 naming the parameter', async () => {
+    const res = await t.get(`${BASE}/closing?game_id=1&market_type=player_points`, key);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain('market_type');
+  });
+
   test('when /historical is asked without market_type, then the props stay out of the snapshots', async () => {
     const { sid, last } = twice[0]!;
     const res = await t.get(historical(sid, last.body.data).replace('&market_type=player_props', ''), key);

@@ -315,16 +315,22 @@ export type ClosingLine = {
   cutoffSource: ClosingCutoffSource;
   /** The game. */
   gameId: Scalars['Int']['output'];
-  /** The market. */
-  marketType: MarketType;
+  /** Player props: true on a book's alternate line (null on game markets). */
+  isAlternate: Maybe<Scalars['Boolean']['output']>;
+  /** The market: moneyline, spread, total, or PLAYER_PROPS for a player prop's close (propType, player and isAlternate say which). */
+  marketType: LiveMarketType;
   /** Why there is no closing price; null when there is one. */
   missingReason: Maybe<ClosingGap>;
   /** The period. */
   period: Period;
-  /** The side's handicap (spread) or the total (total) of the closing price; null on moneylines and without a close. */
+  /** Player props: the player (null on game markets). */
+  player: Maybe<PlayerBrief>;
+  /** The side's handicap (spread), the total (total) or the player's line (props) of the closing price; null on moneylines and without a close. */
   point: Maybe<Scalars['Float']['output']>;
   /** The closing price; null when the book had no pregame price before the game went live (see missingReason). */
   price: Maybe<ClosingPrice>;
+  /** Player props: points, rebounds, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
   /** False while the game has not gone live yet: the price is the latest pregame one and may still move. */
   settled: Scalars['Boolean']['output'];
   /** The side. */
@@ -1364,7 +1370,7 @@ export type QueryClosingLinesArgs = {
   bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
   date?: InputMaybe<Scalars['Date']['input']>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
-  marketType?: InputMaybe<Array<MarketType>>;
+  marketType?: InputMaybe<Array<LiveMarketType>>;
   period?: InputMaybe<Array<Period>>;
   side?: InputMaybe<Array<Side>>;
 };
@@ -2244,11 +2250,14 @@ export type ClosingLineResolvers<ContextType = GraphQLContext, ParentType extend
   cutoffAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   cutoffSource?: Resolver<ResolversTypes['ClosingCutoffSource'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  marketType?: Resolver<ResolversTypes['MarketType'], ParentType, ContextType>;
+  isAlternate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['LiveMarketType'], ParentType, ContextType>;
   missingReason?: Resolver<Maybe<ResolversTypes['ClosingGap']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['Period'], ParentType, ContextType>;
+  player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   price?: Resolver<Maybe<ResolversTypes['ClosingPrice']>, ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   settled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   side?: Resolver<ResolversTypes['Side'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;

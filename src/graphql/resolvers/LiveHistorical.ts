@@ -70,9 +70,10 @@ export const BOOKS_PER_SNAPSHOT = 10;
 /** Most a page of /historical may cost: about 200 ms of CPU on the real data. */
 export const HISTORICAL_MAX_COST = 25;
 /**
- * Prop prices that cost as much as one full snapshot of the game markets (1): measured on the real
- * WNBA props captures, a snapshot of one game's props (about 650 prices of 6 books, pregame and live
- * quotes probed) reads and renders in about the time of 2.5 full game snapshots (docs/player-props.md).
+ * Prop prices that cost as much as one full snapshot of the game markets (1). A first estimate, not
+ * yet measured (the machine was shared when it was set): a prop outcome is one history probe and one
+ * rendered outcome, about what a game-market outcome of a full snapshot costs. On the real WNBA props
+ * captures a game holds 12 to 464 prop prices (docs/player-props.md).
  */
 export const PROP_PRICES_PER_COST = 250;
 
