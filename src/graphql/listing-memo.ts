@@ -1,22 +1,23 @@
 import { LRUCache } from 'lru-cache';
 
-// The built cross-game listings of the current data version, kept so that the pages of one listing
-// do not each read and de-vig the whole day again (issue 22: a cold /markets/player_props page in
-// under 50 ms). A listing is a pure function of the stored prices and the clock's flags, and both
-// only change when the data version advances (an ingest, or a staleness flag flipping: the data
-// version's clock), so an entry is valid for exactly one version: the memo empties when the version
-// moves on, as the response cache drops the answers of past versions. The response cache keys on a
-// whole URL; this one keys on the listing without its page, so offset=100 after offset=0 (or a
-// warm-up of the first page after an ingest) pays only for presenting its page.
+// The rows the cross-game listings are computed from (the games of the scope, their quotes, the
+// books), kept for the current data version so that the pages of one listing, and the listings that
+// share a scope (another sort, de-vig method or filter), do not each read the whole day again
+// (issue 22: a cold /markets/player_props page in under 50 ms). The rows are a function of the
+// stored prices alone, which change only when the data version advances (an ingest), so an entry is
+// valid for exactly one version: the memo empties when the version moves on, as the response cache
+// drops the answers of past versions. What depends on the clock (ages, staleness, whether a game has
+// started) is computed by each request from these rows at its own time, so the answers are those a
+// fresh read would give. After an ingest, the response cache's warm-up reads them once again.
 
-/** Most listing entries the memo holds across its listings (about 1 kB each as built). */
+/** Most quotes the memo holds across its scopes (a quote row is about 0.5 kB in memory). */
 export const LISTING_MEMO_MAX_ENTRIES = 50_000;
 
 export interface ListingMemo {
   /**
    * The value memoised under `key` for the current data version, else `compute()`'s, stored when it
    * resolves (a rejection is not stored). Concurrent askers of one key share one computation.
-   * `size` counts what a value holds (its entries), bounded by LISTING_MEMO_MAX_ENTRIES in all.
+   * `size` counts what a value holds (its quotes), bounded by LISTING_MEMO_MAX_ENTRIES in all.
    */
   get<T>(key: string, compute: () => Promise<T>, size: (value: T) => number): Promise<T>;
 }

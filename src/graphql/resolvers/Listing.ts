@@ -112,45 +112,44 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
   // Game ids already pick the games: without an explicit date they are not limited to today.
   const range = gameIds && !args.date ? {} : dayOrToday(args.date, now, ctx.timeZone);
 
-  // The whole listing is built once per data version and filter set; each page is cut from it
-  // (listing-memo.ts): a page costs the presentation of its own entries only.
-  const { page: _page, ...unpaged } = run;
-  const build = async () => {
-    const rows = await findListingRows(ctx.db.prisma, { ...range, gameIds, teamIds: run.teamIds, marketType, period }, asOf ?? undefined);
-    const books = new Map<number, ListingBook>(rows.books.map((b) => [b.id, b]));
-    // At an instant, each book's price is the one its game showed then (pregame before the start, live
-    // from it on when the book had one), as Query.game with asOf shows it; and a game counts as being
-    // played when it had started and had a live price by then (its status then is not kept).
-    const quotes = asOf ? rows.games.flatMap((g) => chooseShown(rows.quotes.filter((q) => q.gameId === g.id), asOf >= g.startTime)) : rows.quotes;
-    const timing = (g: (typeof rows.games)[number]) => gameTiming(g, asOf ? { at: asOf, hasLivePrice: quotes.some((q) => q.gameId === g.id && q.isLive) } : undefined);
-    const listing = buildListing({
-      marketType,
-      games: rows.games.map((g) => ({
-        id: g.id,
-        league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
-        homeTeamId: g.homeTeamId,
-        awayTeamId: g.awayTeamId,
-        live: timing(g).inPlay,
-        started: timing(g).started,
-      })),
-      quotes,
-      books,
-      devigMethod,
-      reference: run.reference,
-      sort,
-      now,
-      bookIds: run.bookIds,
-      teamIds,
-      sides,
-      playerIds: run.playerIds,
-      propMarkets: run.propMarkets,
-      live: run.live,
-    });
-    return { entries: listing, bookNames: new Map([...books].map(([id, b]) => [id, b.name])) };
-  };
-  const key = JSON.stringify({ ...unpaged, range, asOf: asOf?.toISOString() ?? null });
-  const built = ctx.listingMemo ? await ctx.listingMemo.get(key, build, (b) => b.entries.length) : await build();
-  const entries = built.entries.slice(run.page?.offset ?? 0, run.page ? run.page.offset + run.page.limit : undefined);
+  // The rows are read once per data version and scope (listing-memo.ts): they are a function of the
+  // stored prices alone. The listing is built at each request's own clock (ages, staleness and
+  // whether a game has started move with it between two ingests), and only the page is presented.
+  const scope = { ...range, gameIds, teamIds: run.teamIds, marketType, period };
+  const read = () => findListingRows(ctx.db.prisma, scope, asOf ?? undefined);
+  const rows = ctx.listingMemo
+    ? await ctx.listingMemo.get(JSON.stringify({ ...scope, asOf: asOf?.toISOString() ?? null }), read, (r) => r.quotes.length)
+    : await read();
+  const books = new Map<number, ListingBook>(rows.books.map((b) => [b.id, b]));
+  // At an instant, each book's price is the one its game showed then (pregame before the start, live
+  // from it on when the book had one), as Query.game with asOf shows it; and a game counts as being
+  // played when it had started and had a live price by then (its status then is not kept).
+  const quotes = asOf ? rows.games.flatMap((g) => chooseShown(rows.quotes.filter((q) => q.gameId === g.id), asOf >= g.startTime)) : rows.quotes;
+  const timing = (g: (typeof rows.games)[number]) => gameTiming(g, asOf ? { at: asOf, hasLivePrice: quotes.some((q) => q.gameId === g.id && q.isLive) } : undefined);
+  const listing = buildListing({
+    marketType,
+    games: rows.games.map((g) => ({
+      id: g.id,
+      league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
+      homeTeamId: g.homeTeamId,
+      awayTeamId: g.awayTeamId,
+      live: timing(g).inPlay,
+      started: timing(g).started,
+    })),
+    quotes,
+    books,
+    devigMethod,
+    reference: run.reference,
+    sort,
+    now,
+    bookIds: run.bookIds,
+    teamIds,
+    sides,
+    playerIds: run.playerIds,
+    propMarkets: run.propMarkets,
+    live: run.live,
+  });
+  const entries = listing.slice(run.page?.offset ?? 0, run.page ? run.page.offset + run.page.limit : undefined);
 
   const teamIdsUsed = [...new Set(entries.flatMap((e) => (e.quote.teamId === null ? [] : [e.quote.teamId])))];
   const teams = new Map<number, TeamBriefModel>();
@@ -158,7 +157,7 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
     const id = teamIdsUsed[i] as number;
     teams.set(id, team && !(team instanceof Error) ? { id, name: team.fullName, abbr: team.abbr } : { id, name: null, abbr: null });
   }
-  const bookName = (id: number) => built.bookNames.get(id) ?? null;
+  const bookName = (id: number) => books.get(id)?.name ?? null;
   return Promise.all(
     entries.map(async (e) => {
       const shown = presentEntry(e, e.quote.teamId === null ? null : (teams.get(e.quote.teamId) ?? null), bookName, now);
