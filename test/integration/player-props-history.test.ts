@@ -155,6 +155,24 @@ describe('player props in /historical: the real WNBA props captures', () => {
     expect(res.body.error).toContain('market_type');
   });
 
+  test('when the props listing of a day is read in pages of 50, then the pages are the whole listing cut in order (each page builds its own entries only)', async () => {
+    for (const sort of ['value', 'odds']) {
+      const url = `${BASE}/markets/player_props?date=2023-07-30&sort=${sort}&devig=power&reference=consensus`;
+      const whole = await t.get(`${url}&limit=1000`, key);
+      expect(whole.status).toBe(200);
+      expect(whole.body.data.length).toBeGreaterThan(500);
+      const pages: any[] = [];
+      for (let offset = 0; offset < whole.body.data.length; offset += 50) {
+        const res = await t.get(`${url}&limit=50&offset=${offset}`, key);
+        expect(res.status).toBe(200);
+        pages.push(...res.body.data);
+      }
+      // age_seconds runs with the real clock between the requests; everything else must be equal.
+      const timeless = (list: any[]) => list.map(({ age_seconds: _age, ...rest }) => rest);
+      expect(timeless(pages)).toEqual(timeless(whole.body.data));
+    }
+  }, 120_000);
+
   test('when /historical is asked without market_type, then the props stay out of the snapshots', async () => {
     const { sid, last } = twice[0]!;
     const res = await t.get(historical(sid, last.body.data).replace('&market_type=player_props', ''), key);

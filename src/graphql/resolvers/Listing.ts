@@ -126,7 +126,9 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
   // played when it had started and had a live price by then (its status then is not kept).
   const quotes = asOf ? rows.games.flatMap((g) => chooseShown(rows.quotes.filter((q) => q.gameId === g.id), asOf >= g.startTime)) : rows.quotes;
   const timing = (g: (typeof rows.games)[number]) => gameTiming(g, asOf ? { at: asOf, hasLivePrice: quotes.some((q) => q.gameId === g.id && q.isLive) } : undefined);
+  // Only the page's entries are built (the order needs each price's value alone).
   const listing = buildListing({
+    page: run.page,
     marketType,
     games: rows.games.map((g) => ({
       id: g.id,
@@ -149,7 +151,7 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
     propMarkets: run.propMarkets,
     live: run.live,
   });
-  const entries = listing.slice(run.page?.offset ?? 0, run.page ? run.page.offset + run.page.limit : undefined);
+  const entries = listing;
 
   const teamIdsUsed = [...new Set(entries.flatMap((e) => (e.quote.teamId === null ? [] : [e.quote.teamId])))];
   const teams = new Map<number, TeamBriefModel>();
