@@ -6,6 +6,7 @@
 // run: reading the series (gunzip + JSON.parse of every capture) plus a plain multi-row INSERT (500
 // rows a statement, each in its own transaction) of as many rows as the history the ingest reports
 // ("N history rows": one row per price move). Writing more rows than that does not make it easier.
+// Like the shared benchmark, BENCH_ROUNDS rounds (default 2) per store, the best ratio kept.
 //   npm run build && node bench/ingest.js [series.jsonl.gz]
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -47,27 +48,36 @@ function* batches(rows) {
   }
 }
 
+/** Rounds per store, the best ratio reported: the shared benchmark runs two and keeps the best. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS) || 2);
+
 /** One store: `fresh()` empties it and returns the environment of `odds`; `insert(rows)` times the baseline's INSERTs. */
 async function measure(label, store) {
   const odds = (env, ...args) => execFileSync(process.execPath, [BIN, ...args], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  let env = await store.fresh();
-  odds(env, 'migrate');
-  const boot = timed(() => odds(env, 'ingest', one)).ms;
-  env = await store.fresh();
-  odds(env, 'migrate');
-  const { ms: total, out } = timed(() => odds(env, 'ingest', series));
-  const rows = Number((/(\d+) history rows/.exec(out) ?? [])[1]);
-  const ingestMs = Math.max(1, total - boot);
+  let best = null;
+  for (let round = 1; round <= ROUNDS; round++) {
+    let env = await store.fresh();
+    odds(env, 'migrate');
+    const boot = timed(() => odds(env, 'ingest', one)).ms;
+    env = await store.fresh();
+    odds(env, 'migrate');
+    const { ms: total, out } = timed(() => odds(env, 'ingest', series));
+    const rows = Number((/(\d+) history rows/.exec(out) ?? [])[1]);
+    const ingestMs = Math.max(1, total - boot);
 
-  const read = timed(() => {
-    for (const line of zlib.gunzipSync(fs.readFileSync(series)).toString('utf8').trim().split('\n')) JSON.parse(line);
-  }).ms;
-  const insert = await store.insert(rows);
-  const baseline = read + insert;
-  console.log(
-    `${label.padEnd(10)} ${lines.length} captures, ${rows} history rows: ingest ${ingestMs.toFixed(0)} ms (${(ingestMs / lines.length).toFixed(1)} ms/capture) | ` +
-      `read ${read.toFixed(0)} + insert ${insert.toFixed(0)} = ${baseline.toFixed(0)} ms | ratio ${(baseline / ingestMs).toFixed(3)} (goal >= 0.5)`,
-  );
+    const read = timed(() => {
+      for (const line of zlib.gunzipSync(fs.readFileSync(series)).toString('utf8').trim().split('\n')) JSON.parse(line);
+    }).ms;
+    const insert = await store.insert(rows);
+    const baseline = read + insert;
+    const ratio = baseline / ingestMs;
+    console.log(
+      `${label.padEnd(10)} round ${round}: ${lines.length} captures, ${rows} history rows: ingest ${ingestMs.toFixed(0)} ms (${(ingestMs / lines.length).toFixed(1)} ms/capture) | ` +
+        `read ${read.toFixed(0)} + insert ${insert.toFixed(0)} = ${baseline.toFixed(0)} ms | ratio ${ratio.toFixed(3)}`,
+    );
+    if (!best || ratio > best) best = ratio;
+  }
+  console.log(`${label.padEnd(10)} best of ${ROUNDS}: ratio ${best.toFixed(3)} (goal >= 0.5)`);
 }
 
 const embedded = {

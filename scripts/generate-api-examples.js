@@ -99,6 +99,7 @@ async function main() {
       GameBoxscore: `/games/${live.game_id}/boxscore`,
       GameMarkets: `/games/${scheduled.game_id}/markets?book_id=${book}`,
       Teams: '/teams?team_id=158,160',
+      Players: '/players?league_id=5&limit=2',
       Leagues: '/leagues',
       Sportsbooks: '/sportsbooks',
       Consensus: `/consensus?date=${DAY}&game_id=${scheduled.game_id}`,

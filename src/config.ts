@@ -72,6 +72,13 @@ export interface OddsApiConfig {
   dailyBudget: number;
   /** ODDS_API_TIMEOUT_MS: how long a request may take. */
   timeoutMs: number;
+  /**
+   * ODDS_API_PROP_MARKETS: player prop market keys asked of the event-odds endpoint, one request per
+   * game on the props schedule (docs/player-props.md); empty (the default): props are not polled.
+   */
+  propMarkets: readonly string[];
+  /** ODDS_API_PROPS_DAILY_BUDGET: the part of the daily budget props may spend (default half of it). */
+  propsDailyBudget: number;
 }
 
 /** Byte bounds of the in-memory caches. */
@@ -185,6 +192,8 @@ const schema = z.object({
   ODDS_API_LIVE_INTERVAL_MS: int(5_000, 3_600_000).default(120_000),
   ODDS_API_DAILY_BUDGET: int(1, 10_000_000).default(600),
   ODDS_API_TIMEOUT_MS: int(1000, 120_000).default(15_000),
+  ODDS_API_PROP_MARKETS: list(/^player_[a-z0-9_]+$/, 'player prop market keys such as player_points,player_rebounds').default([]),
+  ODDS_API_PROPS_DAILY_BUDGET: int(0, 10_000_000).optional(),
 });
 
 export class ConfigError extends Error {}
@@ -250,6 +259,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           liveIntervalMs: e.ODDS_API_LIVE_INTERVAL_MS,
           dailyBudget: e.ODDS_API_DAILY_BUDGET,
           timeoutMs: e.ODDS_API_TIMEOUT_MS,
+          propMarkets: e.ODDS_API_PROP_MARKETS,
+          propsDailyBudget: Math.min(e.ODDS_API_DAILY_BUDGET, e.ODDS_API_PROPS_DAILY_BUDGET ?? Math.floor(e.ODDS_API_DAILY_BUDGET / 2)),
         })
       : undefined,
     rateLimits: Object.freeze({ starter: e.RATE_LIMIT_STARTER, pro: e.RATE_LIMIT_PRO, elite: e.RATE_LIMIT_ELITE, admin: e.RATE_LIMIT_ADMIN, anonymous: e.RATE_LIMIT_ANONYMOUS }),

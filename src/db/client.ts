@@ -101,8 +101,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   let raw: RawQuery | undefined;
   if (options.databaseUrl) {
     adapterFactory = new PrismaPg({ connectionString: options.databaseUrl });
-    // One connection, opened on first use: only the ingesting process sends such statements.
-    const pool = new Pool({ connectionString: options.databaseUrl, max: 1 });
+    // Two connections at most, opened on first use: only the ingesting process sends such statements.
+    // Capture statements go one at a time (feed-store.ts queues them); the second connection lets the
+    // signals of one capture be written while the next capture's statement runs (src/ingest/ingest.ts).
+    const pool = new Pool({ connectionString: options.databaseUrl, max: 2 });
     // A connection lost while idle (a database restart) is dropped by the pool, which opens another
     // for the next statement; unhandled, its 'error' event would end the process.
     pool.on('error', () => {});

@@ -4,7 +4,7 @@ import type { PrismaClient } from './client';
 import {
   BETTING_COLUMNS, BETTING_KEY, BOXSCORE_COLUMNS, CaptureStatement, GAME_COLUMNS, LEAGUE_COLUMNS, QUOTE_COLUMNS, QUOTE_INPUT, QUOTE_KEY, SPORTSBOOK_COLUMNS, TEAM_COLUMNS,
 } from './capture-statement';
-import type { GameRow, NormalizedDocument, QuoteRow, TeamRow } from './feed-rows';
+import type { GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from './feed-rows';
 import { resolveIdentities } from './game-identity';
 import { resolvePlayers } from './players';
 import {
@@ -26,6 +26,26 @@ export interface Capture {
   changedMarkets: Map<string, { gameId: number; marketType: string; bookId: number }>;
   quotesChanged: number;
   historyRows: number;
+  /** What the capture added, for readers after its commit (the signals recorder). */
+  added: CaptureAdditions;
+}
+
+/**
+ * What one capture added, as of its diff, for work after its commit that should not read it back
+ * (src/db/signal-store.ts): the ingest compares the next capture with memory while this one commits,
+ * so memory then may already hold the next capture's state.
+ */
+export interface CaptureAdditions {
+  /** The capture's time: the seenAt of its history rows. */
+  at: Date;
+  /** The games whose quotes changed (ChangeSet.markets' games). */
+  gameIds: number[];
+  /** The quotes that got a history row (their point or price moved, or they are new). */
+  history: QuoteRow[];
+  /** Each of those games' status after the capture. */
+  statuses: Map<number, string>;
+  /** Each of those games' public-betting rows after the capture (every book, period and market). */
+  betting: PublicBettingRow[];
 }
 
 /** JSON with object keys sorted: jsonb does not keep key order, so raw text would differ spuriously. */
@@ -50,7 +70,19 @@ function sameFields(current: object, next: object): boolean {
   });
 }
 
-export const iso = (t: number) => new Date(t).toISOString();
+const isoCache = new Map<number, string>();
+/**
+ * ISO text of an epoch-ms time, memoised: a capture's rows repeat a few times (its own, the
+ * openings'), and formatting a Date for each of thousands of rows was a tenth of the diff's CPU.
+ */
+export const iso = (t: number): string => {
+  let text = isoCache.get(t);
+  if (text === undefined) {
+    if (isoCache.size >= 10_000) isoCache.clear();
+    isoCache.set(t, (text = new Date(t).toISOString()));
+  }
+  return text;
+};
 
 /**
  * Diffs `doc` against `state` (updating it), sends the one statement, and returns what changed; or
@@ -169,6 +201,7 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
   // Quotes: the document against memory. Each changed quote is sent once; the history rows are the
   // ones whose point or price moved, stamped with the time it moved (this document's).
   const quoteRows: object[] = [];
+  const moved: QuoteRow[] = [];
   let historyRows = 0;
   const incoming = new Set<string>();
   for (const quote of doc.quotes) {
@@ -182,6 +215,7 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
       state.quotes.set(key, fresh);
       state.games.get(quote.gameId)!.quoteKeys.add(key);
       quoteRows.push(quoteRecord(fresh, true));
+      moved.push(quote);
       historyRows++;
       markChanged(quote);
       continue;
@@ -195,7 +229,10 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
     Object.assign(current, { row: quote, isAvailable: true, seenAt: at, changedAt: priceMoved ? at : current.changedAt, source: doc.source });
     quoteRows.push(quoteRecord(current, priceMoved));
     markChanged(quote);
-    if (priceMoved) historyRows++;
+    if (priceMoved) {
+      historyRows++;
+      moved.push(quote);
+    }
   }
   // Withdrawal is news about the quote: it moves seenAt, so that an older document cannot revive it.
   // Only a document that carries prices withdraws, and only its own source's: a book one source
@@ -253,8 +290,19 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
   }
   return {
     state, sweep, at, text: sql.text(sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : ''), params: sql.params,
-    changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows,
+    changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows, added: additions(state, at, changedMarkets, moved),
   };
+}
+
+function additions(state: State, at: number, changedMarkets: Capture['changedMarkets'], history: QuoteRow[]): CaptureAdditions {
+  const gameIds = [...new Set([...changedMarkets.values()].map((m) => m.gameId))];
+  const statuses = new Map<number, string>();
+  const betting: PublicBettingRow[] = [];
+  if (gameIds.length) {
+    for (const id of gameIds) statuses.set(id, state.games.get(id)?.row.status ?? '');
+    for (const b of state.betting.values()) if (statuses.has(b.row.gameId)) betting.push(b.row);
+  }
+  return { at: new Date(at), gameIds, history, statuses, betting };
 }
 
 function quoteRecord(q: QuoteState, moved: boolean): object {

@@ -87,6 +87,11 @@ export interface QuoteKey {
 export interface QuoteRow extends QuoteKey {
   /** Player props: the player's name as the source spells it, matched to a player before the diff. */
   playerName?: string;
+  /**
+   * Player props: the player's current team when the source says it (the simulator does; The Odds
+   * API does not), set on the player by db/players.ts. Absent or null: the stored team is kept.
+   */
+  playerTeamId?: number | null;
   outcomeId: string | null;
   teamId: number | null;
   point: number | null;

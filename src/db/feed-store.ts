@@ -1,5 +1,5 @@
 import { rawQueryOf, type PrismaClient } from './client';
-import { diffDocument, type Capture } from './feed-diff';
+import { diffDocument, type Capture, type CaptureAdditions } from './feed-diff';
 import type { NormalizedDocument } from './feed-rows';
 import { forgetOldGames, loadState, LOST_GAME_DISPLAY, LOST_GAME_STATUS, states } from './feed-state';
 
@@ -18,6 +18,8 @@ export interface ChangeSet {
   historyRows: number;
   /** The ingest counter's value this write committed: the global sequence of the change (change-log.ts). */
   version: number;
+  /** What the capture added, as of its diff (for the signals recorder). */
+  added: CaptureAdditions;
 }
 
 /**
@@ -115,7 +117,7 @@ async function writeAgain(prisma: PrismaClient, doc: NormalizedDocument, seenAt:
 }
 /** Sends a capture's statement; null when the ingest counter showed another writer (nothing was written). */
 async function sendCapture(prisma: PrismaClient, capture: Capture): Promise<ChangeSet | null> {
-  const { state, sweep, at, changedGames, changedMarkets } = capture;
+  const { state, sweep, at, changedGames, changedMarkets, added } = capture;
   const raw = rawQueryOf(prisma);
   type Result = { version: bigint | string; ok: boolean; lost?: number[] };
   const [result] = raw ? ((await raw(capture.text, capture.params)) as Result[]) : await prisma.$queryRawUnsafe<Result[]>(capture.text, ...capture.params);
@@ -129,5 +131,5 @@ async function sendCapture(prisma: PrismaClient, capture: Capture): Promise<Chan
     }
     forgetOldGames(state, at);
   }
-  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: capture.quotesChanged, historyRows: capture.historyRows, version: Number(result.version) };
+  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: capture.quotesChanged, historyRows: capture.historyRows, version: Number(result.version), added };
 }

@@ -5,7 +5,8 @@ import type { State } from './feed-state';
 
 // Players of player props: the quotes of a document name players by the source's spelling; each is
 // matched to a stored player by league + normalised name through PlayerAlias (a player's own name is
-// one of its aliases), or created. Never by team: a player who changes teams stays one player.
+// one of its aliases), or created. Never by team: a player who changes teams stays one player, whose
+// current team is updated when a source names it (playerTeamId; The Odds API's props never do).
 
 const aliasKey = (leagueId: number, alias: string) => `${leagueId}|${alias}`;
 
@@ -18,13 +19,13 @@ export async function resolvePlayers(prisma: PrismaClient, state: State, doc: No
   const named = doc.quotes.filter((q) => q.playerName);
   if (!named.length) return;
   const leagueOf = new Map(doc.games.map((g) => [g.id, g.leagueId]));
-  const wanted = new Map<string, { leagueId: number; alias: string; name: string }>();
+  const wanted = new Map<string, { leagueId: number; alias: string; name: string; teamId: number | null }>();
   for (const q of named) {
     const leagueId = leagueOf.get(q.gameId);
     const alias = normalizePlayerName(q.playerName!);
     if (leagueId === undefined || !alias) continue;
     const key = aliasKey(leagueId, alias);
-    if (!state.players.has(key) && !wanted.has(key)) wanted.set(key, { leagueId, alias, name: q.playerName!.trim() });
+    if (!state.players.has(key) && !wanted.has(key)) wanted.set(key, { leagueId, alias, name: q.playerName!.trim(), teamId: q.playerTeamId ?? null });
   }
   if (wanted.size) {
     const open = [...wanted.values()];
@@ -47,17 +48,35 @@ export async function resolvePlayers(prisma: PrismaClient, state: State, doc: No
   }
   // A quote whose player could not be matched (no league, an empty name) is not stored as a player's.
   doc.quotes = doc.quotes.filter((q) => !q.playerName || (q.playerId ?? 0) > 0);
+  await updateTeams(prisma, doc);
+}
+
+/**
+ * Sets the current team of every player whose quotes name one, where it differs from the stored one
+ * (one statement; no write when nothing changed). A team named by no quote leaves the stored one.
+ */
+async function updateTeams(prisma: PrismaClient, doc: NormalizedDocument): Promise<void> {
+  const teams = new Map<number, number>();
+  for (const q of doc.quotes) if (q.playerId && q.playerTeamId) teams.set(q.playerId, q.playerTeamId);
+  if (!teams.size) return;
+  await prisma.$executeRawUnsafe(
+    `UPDATE "Player" p SET "teamId" = t."teamId", "updatedAt" = now() FROM unnest($1::int[], $2::int[]) AS t("id", "teamId")
+     WHERE p."id" = t."id" AND p."teamId" IS DISTINCT FROM t."teamId"`,
+    [...teams.keys()],
+    [...teams.values()],
+  );
 }
 
 /** A new player and its own name as alias; if another process created the alias meanwhile, that player. */
-async function createPlayer(prisma: PrismaClient, w: { leagueId: number; alias: string; name: string }): Promise<number> {
+async function createPlayer(prisma: PrismaClient, w: { leagueId: number; alias: string; name: string; teamId: number | null }): Promise<number> {
   const [row] = await prisma.$queryRawUnsafe<Array<{ id: number }>>(
-    `WITH p AS (INSERT INTO "Player" ("leagueId", "name", "updatedAt") VALUES ($1, $2, now()) RETURNING "id"),
+    `WITH p AS (INSERT INTO "Player" ("leagueId", "name", "teamId", "updatedAt") VALUES ($1, $2, $4, now()) RETURNING "id"),
       a AS (INSERT INTO "PlayerAlias" ("leagueId", "alias", "playerId") SELECT $1, $3, "id" FROM p ON CONFLICT DO NOTHING RETURNING "playerId")
      SELECT COALESCE((SELECT "playerId" FROM a), (SELECT "playerId" FROM "PlayerAlias" WHERE "leagueId" = $1 AND "alias" = $3)) AS "id"`,
     w.leagueId,
     w.name,
     w.alias,
+    w.teamId,
   );
   return Number(row!.id);
 }

@@ -1,23 +1,34 @@
 import {
   DEFAULT_SIGNAL_THRESHOLDS,
-  findLeaders,
-  findReverseLineMovement,
-  findSteam,
+  GameSignalTracker,
   MARKET_TYPES,
-  priceMoves,
+  reverseLineMovementOf,
   SIDES_BY_MARKET,
+  type BettingSplit,
+  type HistoryPrice,
+  type LeaderEvent,
   type PriceMove,
+  type ReverseLineMovementEvent,
   type SignalKind,
   type SignalThresholds,
+  type SteamEvent,
 } from '../domain';
-import type { PrismaClient } from './client';
+import { rawQueryOf, type PrismaClient } from './client';
+import type { CaptureAdditions } from './feed-diff';
 
-// Line-movement signals at ingest (issue 23; docs/signals.md): after a capture commits, the pregame
-// history of the games whose prices it moved is read back, the detectors of src/domain/signals.ts
-// run over it with the public-betting shares stored by that capture, and every event not yet stored
-// is stored under its key. Requests only read the table: nothing is computed per request. An event
-// keeps the figures of the capture that first showed it (for RLM, the shares then).
-
+// Line-movement signals at ingest (issue 23; docs/signals.md): after a capture commits, the games
+// whose prices it moved and that have not started get their signals brought up to date, and every
+// event not yet stored is stored under its key. Requests only read the table: nothing is computed
+// per request. An event keeps the figures of the capture that first showed it (for RLM, the shares
+// then); a leader's followers are brought up to date as books arrive on its number.
+//
+// Incremental (issue 21: the full re-read of every moved game's history at every capture made a
+// replay quadratic): this process keeps, per game, the detectors' running state (GameSignalTracker)
+// fed with the history rows each capture added, as the capture's diff saw them. A game this process
+// has not seen yet (first capture, a restart, a game that was not `scheduled` for a while, a capture
+// older than the last one read) is seeded once from its stored history and stored signals. The
+// events stored are those of the detectors over the game's pregame history up to each capture that
+// moved it, as recomputing everything at every capture gives (test/integration/signals-incremental.test.ts).
 
 const moveData = (m: PriceMove) => ({
   book_id: m.bookId,
@@ -30,98 +41,237 @@ const moveData = (m: PriceMove) => ({
   unit: m.unit,
 });
 
+/** What recordSignals stored: enough for the events bus to name it (subscribers read the row by key). */
+export interface StoredSignal {
+  key: string;
+  kind: SignalKind;
+  gameId: number;
+  marketType: string;
+}
+
+interface SignalRow {
+  key: string;
+  kind: SignalKind;
+  gameId: number;
+  marketType: string;
+  period: string;
+  side: string;
+  at: Date;
+  data: object;
+}
+
+const steamRow = (e: SteamEvent): SignalRow => ({
+  key: `steam|${e.gameId}|${e.marketType}|${e.period}|${e.side}|${e.direction}|${e.startedAt.toISOString()}`,
+  kind: 'steam',
+  gameId: e.gameId,
+  marketType: e.marketType,
+  period: e.period,
+  side: e.side,
+  at: e.startedAt,
+  data: { direction: e.direction === 1 ? 'toward_side' : 'away_from_side', books: e.moves.length, ended_at: e.endedAt.toISOString(), moves: e.moves.map(moveData) },
+});
+
+const rlmKey = (e: { gameId: number; marketType: string; period: string; startedAt: Date }, towardSide: string) =>
+  `reverse_line_movement|${e.gameId}|${e.marketType}|${e.period}|${towardSide}|${e.startedAt.toISOString()}`;
+
+/** The side an RLM window's moves went toward (reverseLineMovementOf's reading of the direction). */
+const towardOf = (w: SteamEvent) => (SIDES_BY_MARKET as Record<string, readonly [string, string] | undefined>)[w.marketType]?.[w.direction === 1 ? 0 : 1] ?? '';
+
+const rlmRow = (e: ReverseLineMovementEvent): SignalRow => ({
+  key: rlmKey(e, e.towardSide),
+  kind: 'reverse_line_movement',
+  gameId: e.gameId,
+  marketType: e.marketType,
+  period: e.period,
+  side: e.towardSide,
+  at: e.startedAt,
+  data: {
+    toward_side: e.towardSide,
+    majority_side: e.majoritySide,
+    majority_tickets_percent: e.majorityTicketsPercent,
+    majority_money_percent: e.majorityMoneyPercent,
+    books: e.moves.length,
+    moves: e.moves.map(moveData),
+  },
+});
+
+const leaderRow = (e: LeaderEvent): SignalRow => ({
+  key: `market_leader|${e.gameId}|${e.marketType}|${e.period}|${e.side}|${e.number}|${e.at.toISOString()}`,
+  kind: 'market_leader',
+  gameId: e.gameId,
+  marketType: e.marketType,
+  period: e.period,
+  side: e.side,
+  at: e.at,
+  data: { number: e.number, leader_book_id: e.leaderBookId, followers: e.followers.map((f) => ({ book_id: f.bookId, after_seconds: f.afterSeconds })) },
+});
+
+/** A leader's data as comparable text, whatever key order it was read back in (jsonb sorts keys). */
+const leaderText = (d: { number?: unknown; leader_book_id?: unknown; followers?: Array<{ book_id?: unknown; after_seconds?: unknown }> }) =>
+  JSON.stringify([d.number, d.leader_book_id, (d.followers ?? []).map((f) => [f.book_id, f.after_seconds])]);
+
+/** One game as this process knows it: the detectors' state and what is stored of its signals. */
+interface GameMemory {
+  tracker: GameSignalTracker;
+  /** Steam and RLM keys stored. */
+  stored: Set<string>;
+  /** Leader keys stored, with their data (leaderText). */
+  leaders: Map<string, string>;
+}
+
+interface Recorder {
+  thresholds: SignalThresholds;
+  /** Every sportsbook id known, and the aggregates among them (never read: not a place to bet). */
+  books: Set<number>;
+  aggregates: Set<number>;
+  games: Map<number, GameMemory>;
+}
+const recorders = new WeakMap<PrismaClient, Recorder>();
+const FORGET_AFTER_MS = 2 * 24 * 3_600_000;
+
+/** The history rows the detectors read: pregame, full game, game markets. */
+const readable = (p: { period: string; isLive: boolean; marketType: string }) => p.period === 'full_game' && !p.isLive && (MARKET_TYPES as readonly string[]).includes(p.marketType);
+
 /**
- * Detects and stores the signals of `gameIds` as of the capture at `at`. Only games not yet started
- * are read (the detectors read pregame prices), so the work per capture is bounded by the slate.
- * Resolves the number of events stored.
+ * Detects and stores the signals of the games `capture` moved, as of that capture (after it has
+ * committed). Only games not yet started are read (the detectors read pregame prices). Resolves the
+ * events newly stored and the leaders whose followers changed (the push channels announce them:
+ * docs/live-protocol.md).
  */
-export async function recordSignals(prisma: PrismaClient, gameIds: readonly number[], at: Date, thresholds: SignalThresholds = DEFAULT_SIGNAL_THRESHOLDS): Promise<number> {
-  if (!gameIds.length) return 0;
-  const games = await prisma.game.findMany({ where: { id: { in: [...gameIds] }, status: 'scheduled' }, select: { id: true } });
-  if (!games.length) return 0;
-  const ids = games.map((g) => g.id);
-  const [aggregates, rows, shares] = await Promise.all([
-    prisma.sportsbook.findMany({ where: { isAggregate: true }, select: { id: true } }),
-    prisma.oddsHistory.findMany({
-      where: { gameId: { in: ids }, period: 'full_game', isLive: false, marketType: { in: [...MARKET_TYPES] }, seenAt: { lte: at } },
-      select: { gameId: true, bookId: true, marketType: true, period: true, side: true, isLive: true, point: true, american: true, seenAt: true },
-    }),
-    prisma.publicBetting.findMany({ where: { gameId: { in: ids }, period: 'full_game', ticketsPercent: { not: null } }, orderBy: [{ bookId: 'asc' }, { id: 'asc' }] }),
-  ]);
-  const skip = new Set(aggregates.map((b) => b.id));
-  const prices = rows.filter((r) => !skip.has(r.bookId));
-  const moves = priceMoves(prices);
-  const splits = shares.map((s) => ({ gameId: s.gameId, marketType: s.marketType, side: s.side, ticketsPercent: s.ticketsPercent!, moneyPercent: s.moneyPercent }));
-  const events: Array<{ key: string; kind: SignalKind; gameId: number; marketType: string; period: string; side: string; at: Date; data: object }> = [];
-  for (const e of findSteam(moves, thresholds)) {
-    events.push({
-      key: `steam|${e.gameId}|${e.marketType}|${e.period}|${e.side}|${e.direction}|${e.startedAt.toISOString()}`,
-      kind: 'steam',
-      gameId: e.gameId,
-      marketType: e.marketType,
-      period: e.period,
-      side: e.side,
-      at: e.startedAt,
-      data: { direction: e.direction === 1 ? 'toward_side' : 'away_from_side', books: e.moves.length, ended_at: e.endedAt.toISOString(), moves: e.moves.map(moveData) },
-    });
+export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditions, thresholds: SignalThresholds = DEFAULT_SIGNAL_THRESHOLDS): Promise<StoredSignal[]> {
+  if (!capture.gameIds.length) return [];
+  let recorder = recorders.get(prisma);
+  if (!recorder || recorder.thresholds !== thresholds) recorders.set(prisma, (recorder = { thresholds, books: new Set(), aggregates: new Set(), games: new Map() }));
+  const { at } = capture;
+  const ids: number[] = [];
+  for (const id of capture.gameIds) {
+    // A game that left `scheduled` is read again from the database if it ever comes back.
+    if (capture.statuses.get(id) === 'scheduled') ids.push(id);
+    else recorder.games.delete(id);
   }
-  for (const e of findReverseLineMovement(moves, splits, SIDES_BY_MARKET, thresholds)) {
-    events.push({
-      key: `reverse_line_movement|${e.gameId}|${e.marketType}|${e.period}|${e.towardSide}|${e.startedAt.toISOString()}`,
-      kind: 'reverse_line_movement',
-      gameId: e.gameId,
-      marketType: e.marketType,
-      period: e.period,
-      side: e.towardSide,
-      at: e.startedAt,
-      data: {
-        toward_side: e.towardSide,
-        majority_side: e.majoritySide,
-        majority_tickets_percent: e.majorityTicketsPercent,
-        majority_money_percent: e.majorityMoneyPercent,
-        books: e.moves.length,
-        moves: e.moves.map(moveData),
-      },
-    });
+  if (!ids.length) return [];
+  const memory = recorder.games;
+  // A game no capture has moved for two days (finished without a last pregame move, postponed) is
+  // forgotten, so a long-running poller's memory stays bounded; if it moves again it is read again.
+  for (const [id, game] of memory) if (game.tracker.lastAt < at.getTime() - FORGET_AFTER_MS) memory.delete(id);
+  const unseen = ids.filter((id) => {
+    const known = memory.get(id);
+    // A capture not later than the last one read (a recorded series out of order): read again from the database.
+    if (known && at.getTime() <= known.tracker.lastAt) memory.delete(id);
+    return !memory.has(id);
+  });
+
+  const fresh = capture.history.filter((q) => readable(q) && ids.includes(q.gameId) && !unseen.includes(q.gameId));
+  const [seedRows, seedSignals] = unseen.length
+    ? await Promise.all([
+        prisma.oddsHistory.findMany({
+          where: { gameId: { in: unseen }, period: 'full_game', isLive: false, marketType: { in: [...MARKET_TYPES] }, seenAt: { lte: at } },
+          select: { gameId: true, bookId: true, marketType: true, period: true, side: true, isLive: true, point: true, american: true, seenAt: true },
+        }),
+        prisma.lineSignal.findMany({ where: { gameId: { in: unseen } }, select: { key: true, kind: true, gameId: true, data: true } }),
+      ])
+    : [[], []];
+  const bookIds = [...fresh, ...seedRows].map((r) => r.bookId);
+  if (bookIds.some((id) => !recorder.books.has(id))) {
+    const books = await prisma.sportsbook.findMany({ select: { id: true, isAggregate: true } });
+    recorder.books = new Set(books.map((b) => b.id));
+    recorder.aggregates = new Set(books.filter((b) => b.isAggregate).map((b) => b.id));
   }
-  for (const e of findLeaders(prices, thresholds)) {
-    events.push({
-      key: `market_leader|${e.gameId}|${e.marketType}|${e.period}|${e.side}|${e.number}|${e.at.toISOString()}`,
-      kind: 'market_leader',
-      gameId: e.gameId,
-      marketType: e.marketType,
-      period: e.period,
-      side: e.side,
-      at: e.at,
-      data: { number: e.number, leader_book_id: e.leaderBookId, followers: e.followers.map((f) => ({ book_id: f.bookId, after_seconds: f.afterSeconds })) },
-    });
+  const real = (r: { bookId: number }) => !recorder.aggregates.has(r.bookId);
+
+  const rows: SignalRow[] = [];
+  const leaderTexts = new Map<string, string>();
+  const byGame = new Map<number, HistoryPrice[]>(ids.map((id) => [id, []]));
+  for (const r of seedRows) if (real(r)) byGame.get(r.gameId)!.push(r);
+  for (const q of fresh) if (real(q)) byGame.get(q.gameId)!.push({ gameId: q.gameId, bookId: q.bookId, marketType: q.marketType, period: q.period, side: q.side, isLive: q.isLive, point: q.point, american: q.american, seenAt: at });
+  // The shares of each market's side: the lowest-numbered book's that has them (the feed's public figures are per book).
+  const splits: BettingSplit[] = capture.betting
+    .filter((b) => b.period === 'full_game' && b.ticketsPercent !== null)
+    .sort((a, b) => a.bookId - b.bookId)
+    .map((b) => ({ gameId: b.gameId, marketType: b.marketType, side: b.side, ticketsPercent: b.ticketsPercent!, moneyPercent: b.moneyPercent }));
+
+  const seeded = new Map<number, GameMemory>();
+  for (const id of ids) {
+    let game = memory.get(id);
+    if (!game) {
+      game = { tracker: new GameSignalTracker(thresholds), stored: new Set(), leaders: new Map() };
+      for (const s of seedSignals) {
+        if (s.gameId !== id) continue;
+        if (s.kind === 'market_leader') game.leaders.set(s.key, leaderText(s.data as Parameters<typeof leaderText>[0]));
+        else game.stored.add(s.key);
+      }
+      seeded.set(id, game);
+    }
+    const found = game.tracker.add(byGame.get(id)!, at);
+    for (const e of found.steam) {
+      const row = steamRow(e);
+      if (!game.stored.has(row.key)) rows.push(row);
+    }
+    for (const w of found.rlmWindows) {
+      if (game.stored.has(rlmKey(w, towardOf(w)))) continue;
+      const e = reverseLineMovementOf(w, splits, SIDES_BY_MARKET, thresholds);
+      if (e) rows.push(rlmRow(e));
+    }
+    // A game read from the database compares every leader with what is stored; else those this capture touched.
+    for (const e of seeded.has(id) ? game.tracker.leaders : found.leaders) {
+      const row = leaderRow(e);
+      const text = leaderText(row.data as Parameters<typeof leaderText>[0]);
+      if (game.leaders.get(row.key) === text) continue;
+      rows.push(row);
+      leaderTexts.set(row.key, text);
+    }
   }
-  if (!events.length) return 0;
-  // A leader's followers grow after it is first stored: its row is brought up to date.
-  const leaders = events.filter((e) => e.kind === 'market_leader');
-  const others = events.filter((e) => e.kind !== 'market_leader');
-  const created = others.length ? (await prisma.lineSignal.createMany({ data: others.map((e) => ({ ...e, detectedAt: at })), skipDuplicates: true })).count : 0;
-  const stored = new Map(
-    (await prisma.lineSignal.findMany({ where: { gameId: { in: ids }, kind: 'market_leader' }, select: { key: true, data: true } })).map((r) => [r.key, JSON.stringify(r.data)]),
-  );
-  const fresh = leaders.filter((e) => !stored.has(e.key));
-  let count = created + (fresh.length ? (await prisma.lineSignal.createMany({ data: fresh.map((e) => ({ ...e, detectedAt: at })), skipDuplicates: true })).count : 0);
-  for (const e of leaders) {
-    const before = stored.get(e.key);
-    if (before === undefined || before === JSON.stringify(e.data)) continue;
-    await prisma.lineSignal.update({ where: { key: e.key }, data: { data: e.data } });
-    count++;
+
+  let stored: StoredSignal[] = [];
+  if (rows.length) {
+    try {
+      stored = await writeSignals(prisma, rows, at);
+    } catch (error) {
+      // What is stored is unknown now: the games are read again next time.
+      for (const id of ids) memory.delete(id);
+      throw error;
+    }
   }
-  return count;
+  for (const [id, game] of seeded) memory.set(id, game);
+  for (const row of rows) {
+    const game = memory.get(row.gameId)!;
+    if (row.kind === 'market_leader') game.leaders.set(row.key, leaderTexts.get(row.key)!);
+    else game.stored.add(row.key);
+  }
+  // A settled RLM window whose event is stored needs no further reading.
+  for (const id of ids) {
+    const game = memory.get(id)!;
+    game.tracker.settledRlmWindows = game.tracker.settledRlmWindows.filter((w) => !game.stored.has(rlmKey(w, towardOf(w))));
+  }
+  return stored;
+}
+
+/**
+ * Stores `rows` in one statement: a steam or RLM key already stored is left as it is (an event
+ * keeps its first figures); a leader's data is replaced when it differs. Resolves the rows inserted
+ * or changed.
+ */
+async function writeSignals(prisma: PrismaClient, rows: readonly SignalRow[], at: Date): Promise<StoredSignal[]> {
+  const json = JSON.stringify(rows.map((r) => ({ ...r, at: r.at.toISOString(), detectedAt: at.toISOString() })));
+  const text = `INSERT INTO "LineSignal" ("key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt")
+    SELECT "key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt"
+    FROM jsonb_to_recordset($1::jsonb) AS t("key" text, "kind" text, "gameId" int, "marketType" text, "period" text, "side" text, "at" timestamp(3), "data" jsonb, "detectedAt" timestamp(3))
+    ON CONFLICT ("key") DO UPDATE SET "data" = EXCLUDED."data"
+      WHERE "LineSignal"."kind" = 'market_leader' AND "LineSignal"."data" IS DISTINCT FROM EXCLUDED."data"
+    RETURNING "key", "kind", "gameId", "marketType"`;
+  const raw = rawQueryOf(prisma);
+  const result = raw ? await raw(text, [json]) : await prisma.$queryRawUnsafe<unknown[]>(text, json);
+  return (result as Array<Record<string, unknown>>).map((r) => ({ key: String(r.key), kind: r.kind as SignalKind, gameId: Number(r.gameId), marketType: String(r.marketType) }));
 }
 
 /** Stored signals, newest first; absent filters do not filter. */
 export async function findSignals(
   prisma: PrismaClient,
-  filter: { gameIds?: readonly number[] | undefined; kinds?: readonly string[] | undefined; marketTypes?: readonly string[] | undefined },
+  filter: { gameIds?: readonly number[] | undefined; kinds?: readonly string[] | undefined; marketTypes?: readonly string[] | undefined; keys?: readonly string[] | undefined },
 ) {
   return prisma.lineSignal.findMany({
     where: {
+      ...(filter.keys && { key: { in: [...filter.keys] } }),
       ...(filter.gameIds && { gameId: { in: [...filter.gameIds] } }),
       ...(filter.kinds && { kind: { in: [...filter.kinds] } }),
       ...(filter.marketTypes && { marketType: { in: [...filter.marketTypes] } }),

@@ -241,6 +241,50 @@ export async function storeEvaluation(
   });
 }
 
+// ---- Signals (steam, reverse line movement: src/webhooks/evaluate.ts) ----
+
+/** Row of WebhookCursor that holds the last LineSignal id evaluated (row 1 is the change log's). */
+const SIGNAL_CURSOR = 2;
+
+/**
+ * The signals cursor: the last LineSignal id whose deliveries are stored. Signals are stored after
+ * their capture commits (src/db/signal-store.ts), so they get a cursor of their own beside the change
+ * log's. On first use it starts after the signals already stored, so a new installation does not
+ * alert on the past.
+ */
+export async function readSignalCursor(prisma: PrismaClient): Promise<bigint> {
+  const row = await prisma.webhookCursor.findUnique({ where: { id: SIGNAL_CURSOR } });
+  if (row) return row.version;
+  await prisma.$executeRaw`INSERT INTO "WebhookCursor" ("id", "version") SELECT ${SIGNAL_CURSOR}, COALESCE((SELECT MAX("id") FROM "LineSignal"), 0) ON CONFLICT ("id") DO NOTHING`;
+  return (await prisma.webhookCursor.findUnique({ where: { id: SIGNAL_CURSOR } }))!.version;
+}
+
+/** Steam and RLM signals stored after the LineSignal id `after`, oldest first, at most `limit`, each with the commit time of its capture. */
+export async function signalsAfter(prisma: PrismaClient, after: bigint, limit: number) {
+  const rows = await prisma.lineSignal.findMany({ where: { id: { gt: after } }, orderBy: { id: 'asc' }, take: limit });
+  if (!rows.length) return { rows: [], last: after, committedAt: new Map<number, Date>() };
+  // The commit time of the capture that showed each signal: webhooks registered later do not get it.
+  const seen = [...new Set(rows.map((r) => r.detectedAt.getTime()))].map((t) => new Date(t));
+  const entries = await prisma.changeLog.groupBy({ by: ['seenAt'], where: { seenAt: { in: seen } }, _max: { recordedAt: true } });
+  const committedAt = new Map(entries.map((e) => [e.seenAt.getTime(), e._max.recordedAt!]));
+  return { rows: rows.filter((r) => r.kind === 'steam' || r.kind === 'reverse_line_movement'), last: rows.at(-1)!.id, committedAt };
+}
+
+/**
+ * Stores the deliveries of the signals up to `to` and moves the signals cursor from `from` to `to` in
+ * one transaction (as storeEvaluation). @returns false when another evaluator moved the cursor first
+ */
+export async function storeSignalEvaluation(prisma: PrismaClient, input: { from: bigint; to: bigint; deliveries: readonly NewDelivery[]; now: Date }): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const moved = await tx.webhookCursor.updateMany({ where: { id: SIGNAL_CURSOR, version: input.from }, data: { version: input.to } });
+    if (moved.count !== 1) return false;
+    if (input.deliveries.length) {
+      await tx.webhookDelivery.createMany({ data: input.deliveries.map((d) => ({ ...d, status: 'pending', nextAttemptAt: input.now })), skipDuplicates: true });
+    }
+    return true;
+  });
+}
+
 // ---- Sending (ingesting process) ----
 
 /** A due delivery with what sending it needs. */

@@ -25,3 +25,5 @@ export * from './players';
 export * from './bettable';
 export * from './middles';
 export * from './signals';
+export * from './signal-tracker';
+export * from './signal-labels';

@@ -85,28 +85,46 @@ export function priceMoves(prices: readonly HistoryPrice[]): PriceMove[] {
   const byOutcome = new Map<string, HistoryPrice[]>();
   for (const p of prices) {
     if (SIGNAL_SIDE[p.marketType] !== p.side) continue;
-    const key = `${marketKey(p)}|${p.bookId}`;
-    byOutcome.set(key, [...(byOutcome.get(key) ?? []), p]);
+    const key = outcomeKey(p);
+    const list = byOutcome.get(key);
+    if (list) list.push(p);
+    else byOutcome.set(key, [p]);
   }
   const moves: PriceMove[] = [];
   for (const list of byOutcome.values()) {
     list.sort((a, b) => a.seenAt.getTime() - b.seenAt.getTime());
     for (let i = 1; i < list.length; i++) {
-      const a = list[i - 1]!;
-      const b = list[i]!;
-      if (a.point === b.point && a.american === b.american) continue;
-      const m = lineMovement(b.marketType, b.side, a, b);
-      if (m.direction === 'none') continue;
-      const byPoint = b.marketType !== 'moneyline' && a.point !== null && b.point !== null && a.point !== b.point;
-      const size = byPoint ? Math.abs(b.point! - a.point!) : Math.abs(americanToCents(b.american) - americanToCents(a.american));
-      const direction = m.direction === 'towards_favorite' || m.direction === 'towards_over' ? 1 : -1;
-      moves.push({ ...pick(b), at: b.seenAt, from: { point: a.point, american: a.american }, to: { point: b.point, american: b.american }, direction, size, unit: byPoint ? 'points' : 'cents' });
+      const m = moveBetween(list[i - 1]!, list[i]!);
+      if (m) moves.push(m);
     }
   }
-  return moves.sort((a, b) => a.at.getTime() - b.at.getTime() || a.bookId - b.bookId);
+  return moves.sort(byTimeThenBook);
+}
+
+/** One book's outcome on a market's signal side: the history rows whose consecutive prices make moves. */
+export const outcomeKey = (p: OutcomeKey) => `${marketKey(p)}|${p.bookId}`;
+
+/** Moves in time order, a book's before a higher-numbered book's at the same time (priceMoves' order). */
+export const byTimeThenBook = (a: PriceMove, b: PriceMove) => a.at.getTime() - b.at.getTime() || a.bookId - b.bookId;
+
+/** The move from one stored price of an outcome to the next, or null when nothing moved. */
+export function moveBetween(a: HistoryPrice, b: HistoryPrice): PriceMove | null {
+  if (a.point === b.point && a.american === b.american) return null;
+  const m = lineMovement(b.marketType, b.side, a, b);
+  if (m.direction === 'none') return null;
+  const byPoint = b.marketType !== 'moneyline' && a.point !== null && b.point !== null && a.point !== b.point;
+  const size = byPoint ? Math.abs(b.point! - a.point!) : Math.abs(americanToCents(b.american) - americanToCents(a.american));
+  const direction = m.direction === 'towards_favorite' || m.direction === 'towards_over' ? 1 : -1;
+  return { ...pick(b), at: b.seenAt, from: { point: a.point, american: a.american }, to: { point: b.point, american: b.american }, direction, size, unit: byPoint ? 'points' : 'cents' };
 }
 
 const pick = (p: HistoryPrice): OutcomeKey => ({ gameId: p.gameId, bookId: p.bookId, marketType: p.marketType, period: p.period, side: p.side, isLive: p.isLive });
+
+/** Whether a move counts for steam and RLM: big enough, and pregame unless live markets are read. */
+export const countsForSteam = (m: PriceMove, t: SignalThresholds) => bigEnough(m, t) && !(m.isLive && !t.includeLive);
+
+/** The moves of one market's side in one direction, the unit findSteam scans. */
+export const steamGroupKey = (m: PriceMove) => `${marketKey(m)}|${m.direction}`;
 
 const bigEnough = (m: PriceMove, t: SignalThresholds) => m.size >= (m.unit === 'points' ? t.steamMinPoints : t.steamMinCents) - 1e-9;
 
@@ -131,30 +149,49 @@ export interface SteamEvent {
  * event starts with the first qualifying move after it.
  */
 export function findSteam(moves: readonly PriceMove[], t: SignalThresholds = DEFAULT_SIGNAL_THRESHOLDS): SteamEvent[] {
-  const windowMs = t.steamWindowMinutes * 60_000;
   const groups = new Map<string, PriceMove[]>();
   for (const m of moves) {
-    if (!bigEnough(m, t) || (m.isLive && !t.includeLive)) continue;
-    const key = `${marketKey(m)}|${m.direction}`;
-    groups.set(key, [...(groups.get(key) ?? []), m]);
+    if (!countsForSteam(m, t)) continue;
+    const key = steamGroupKey(m);
+    const list = groups.get(key);
+    if (list) list.push(m);
+    else groups.set(key, [m]);
   }
   const events: SteamEvent[] = [];
-  for (const list of groups.values()) {
-    let i = 0;
-    while (i < list.length) {
-      const start = list[i]!.at.getTime();
-      const firstByBook = new Map<number, PriceMove>();
-      let j = i;
-      for (; j < list.length && list[j]!.at.getTime() - start <= windowMs; j++) if (!firstByBook.has(list[j]!.bookId)) firstByBook.set(list[j]!.bookId, list[j]!);
-      if (firstByBook.size >= t.steamBooks) {
-        const ms = [...firstByBook.values()];
-        const first = ms[0]!;
-        events.push({ ...pick({ ...first, seenAt: first.at, point: null, american: 0 }), direction: first.direction, startedAt: first.at, endedAt: ms.at(-1)!.at, moves: ms });
-        i = j;
-      } else i++;
-    }
-  }
+  for (const list of groups.values()) events.push(...scanWindows(list, t.steamBooks, t.steamWindowMinutes).events);
   return events.sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || a.gameId - b.gameId);
+}
+
+/**
+ * findSteam's scan of one group (one market's side, one direction; moves in time order): from each
+ * move, the window of `windowMinutes`; `books` distinct books in it make an event and the scan goes
+ * on after the window, else from the next move. With `now` (no move later than it is still to
+ * come), `settled` counts the leading moves whose windows are closed (their first move is at least
+ * the window before `now`): later moves cannot change what the scan decides there, so an
+ * incremental caller may drop them and scan the rest again with the moves that come next.
+ */
+export function scanWindows(list: readonly PriceMove[], books: number, windowMinutes: number, now?: Date): { events: SteamEvent[]; settled: number } {
+  const windowMs = windowMinutes * 60_000;
+  const events: SteamEvent[] = [];
+  let settled = 0;
+  let closed = now !== undefined;
+  let i = 0;
+  while (i < list.length) {
+    const start = list[i]!.at.getTime();
+    const firstByBook = new Map<number, PriceMove>();
+    let j = i;
+    for (; j < list.length && list[j]!.at.getTime() - start <= windowMs; j++) if (!firstByBook.has(list[j]!.bookId)) firstByBook.set(list[j]!.bookId, list[j]!);
+    if (firstByBook.size >= books) {
+      const ms = [...firstByBook.values()];
+      const first = ms[0]!;
+      events.push({ ...pick({ ...first, seenAt: first.at, point: null, american: 0 }), direction: first.direction, startedAt: first.at, endedAt: ms.at(-1)!.at, moves: ms });
+      i = j;
+    } else i++;
+    // A move after `now` is later than now, so more than the window after this start: none can join.
+    closed &&= now!.getTime() - start >= windowMs;
+    if (closed) settled = i;
+  }
+  return { events, settled };
 }
 
 /** Public betting of one side of a market: shares of tickets and of money, percent. */
@@ -196,32 +233,47 @@ export function findReverseLineMovement(
 ): ReverseLineMovementEvent[] {
   const events: ReverseLineMovementEvent[] = [];
   for (const steam of findSteam(moves, { ...t, steamBooks: t.rlmBooks })) {
-    const pair = sides[steam.marketType];
-    if (!pair) continue;
-    const [first, second] = pair;
-    const split = (side: string) => splits.find((s) => s.gameId === steam.gameId && s.marketType === steam.marketType && s.side === side);
-    const a = split(first);
-    const b = split(second);
-    if (!a || !b) continue;
-    const majority = a.ticketsPercent >= b.ticketsPercent ? a : b;
-    if (majority.ticketsPercent < t.rlmMinTicketsPercent) continue;
-    // Moves are read on the first side: direction +1 favours it (or raises the total: toward over).
-    const toward = steam.direction === 1 ? first : second;
-    if (toward === majority.side) continue;
-    events.push({
-      gameId: steam.gameId,
-      marketType: steam.marketType,
-      period: steam.period,
-      isLive: steam.isLive,
-      majoritySide: majority.side,
-      majorityTicketsPercent: majority.ticketsPercent,
-      majorityMoneyPercent: majority.moneyPercent,
-      towardSide: toward,
-      startedAt: steam.startedAt,
-      moves: steam.moves,
-    });
+    const e = reverseLineMovementOf(steam, splits, sides, t);
+    if (e) events.push(e);
   }
   return events;
+}
+
+/**
+ * The RLM event of one window where rlmBooks books moved together (a findSteam event with steamBooks
+ * = rlmBooks), read against `splits`; null when the tickets' majority is too small or is the side
+ * the line moved toward.
+ */
+export function reverseLineMovementOf(
+  steam: SteamEvent,
+  splits: readonly BettingSplit[],
+  sides: Readonly<Record<string, readonly [string, string]>>,
+  t: SignalThresholds = DEFAULT_SIGNAL_THRESHOLDS,
+): ReverseLineMovementEvent | null {
+  const pair = sides[steam.marketType];
+  if (!pair) return null;
+  const [first, second] = pair;
+  const split = (side: string) => splits.find((s) => s.gameId === steam.gameId && s.marketType === steam.marketType && s.side === side);
+  const a = split(first);
+  const b = split(second);
+  if (!a || !b) return null;
+  const majority = a.ticketsPercent >= b.ticketsPercent ? a : b;
+  if (majority.ticketsPercent < t.rlmMinTicketsPercent) return null;
+  // Moves are read on the first side: direction +1 favours it (or raises the total: toward over).
+  const toward = steam.direction === 1 ? first : second;
+  if (toward === majority.side) return null;
+  return {
+    gameId: steam.gameId,
+    marketType: steam.marketType,
+    period: steam.period,
+    isLive: steam.isLive,
+    majoritySide: majority.side,
+    majorityTicketsPercent: majority.ticketsPercent,
+    majorityMoneyPercent: majority.moneyPercent,
+    towardSide: toward,
+    startedAt: steam.startedAt,
+    moves: steam.moves,
+  };
 }
 
 /** The market leader of one new number: the book first there, and how long the others took. */
@@ -248,34 +300,61 @@ export interface LeaderEvent {
 export function findLeaders(prices: readonly HistoryPrice[], t: Pick<SignalThresholds, 'includeLive'> = DEFAULT_SIGNAL_THRESHOLDS): LeaderEvent[] {
   const byMarket = new Map<string, HistoryPrice[]>();
   for (const p of prices) {
-    if (SIGNAL_SIDE[p.marketType] !== p.side || p.marketType === 'moneyline' || p.point === null || (p.isLive && !t.includeLive)) continue;
-    byMarket.set(marketKey(p), [...(byMarket.get(marketKey(p)) ?? []), p]);
+    if (!countsForLeaders(p, t)) continue;
+    const list = byMarket.get(marketKey(p));
+    if (list) list.push(p);
+    else byMarket.set(marketKey(p), [p]);
   }
   const events: LeaderEvent[] = [];
   for (const list of byMarket.values()) {
-    list.sort((a, b) => a.seenAt.getTime() - b.seenAt.getTime() || a.bookId - b.bookId);
-    const current = new Map<number, number>();
-    const open: LeaderEvent[] = [];
+    list.sort(byPriceTimeThenBook);
+    const market: LeaderMarket = { current: new Map(), open: [] };
     for (const p of list) {
-      const before = current.get(p.bookId);
-      if (before === p.point) continue;
-      current.set(p.bookId, p.point!);
-      // A book's first price is where it opened, not a move.
-      if (before === undefined) continue;
-      for (let k = open.length - 1; k >= 0; k--) if (open[k]!.leaderBookId === p.bookId) open.splice(k, 1);
-      for (const e of open) {
-        if (p.point === e.number && !e.followers.some((f) => f.bookId === p.bookId)) {
-          e.followers.push({ bookId: p.bookId, afterSeconds: Math.round((p.seenAt.getTime() - e.at.getTime()) / 1000) });
-        }
-      }
-      const taken = [...current.entries()].some(([book, point]) => book !== p.bookId && point === p.point);
-      if (taken) continue;
-      const e: LeaderEvent = { gameId: p.gameId, marketType: p.marketType, period: p.period, isLive: p.isLive, side: p.side, number: p.point!, leaderBookId: p.bookId, at: p.seenAt, followers: [] };
-      events.push(e);
-      open.push(e);
+      const e = leaderStep(market, p);
+      if (e) events.push(e);
     }
   }
   return events.sort((a, b) => a.at.getTime() - b.at.getTime() || a.gameId - b.gameId);
+}
+
+/** Whether findLeaders reads a price: a spread's or total's signal side, with a point, pregame unless live markets are read. */
+export const countsForLeaders = (p: HistoryPrice, t: Pick<SignalThresholds, 'includeLive'>) =>
+  SIGNAL_SIDE[p.marketType] === p.side && p.marketType !== 'moneyline' && p.point !== null && !(p.isLive && !t.includeLive);
+
+/** The market findLeaders reads a price in (one game, market type, period and live flag). */
+export const leaderMarketKey = (p: { gameId: number; marketType: string; period: string; isLive: boolean }) => marketKey(p);
+
+/** The order findLeaders reads a market's prices in: time, then book. */
+export const byPriceTimeThenBook = (a: HistoryPrice, b: HistoryPrice) => a.seenAt.getTime() - b.seenAt.getTime() || a.bookId - b.bookId;
+
+/** findLeaders' running state over one market: each book's number, and the events a book can still follow. */
+export interface LeaderMarket {
+  current: Map<number, number>;
+  open: LeaderEvent[];
+}
+
+/**
+ * findLeaders' step: reads the market's next price (in byPriceTimeThenBook order), adds its book to
+ * the open events it follows (calling `followed` for each), and returns the event it starts, if any.
+ */
+export function leaderStep(market: LeaderMarket, p: HistoryPrice, followed?: (e: LeaderEvent) => void): LeaderEvent | null {
+  const { current, open } = market;
+  const before = current.get(p.bookId);
+  if (before === p.point) return null;
+  current.set(p.bookId, p.point!);
+  // A book's first price is where it opened, not a move.
+  if (before === undefined) return null;
+  for (let k = open.length - 1; k >= 0; k--) if (open[k]!.leaderBookId === p.bookId) open.splice(k, 1);
+  for (const e of open) {
+    if (p.point === e.number && !e.followers.some((f) => f.bookId === p.bookId)) {
+      e.followers.push({ bookId: p.bookId, afterSeconds: Math.round((p.seenAt.getTime() - e.at.getTime()) / 1000) });
+      followed?.(e);
+    }
+  }
+  for (const [book, point] of current) if (book !== p.bookId && point === p.point) return null;
+  const e: LeaderEvent = { gameId: p.gameId, marketType: p.marketType, period: p.period, isLive: p.isLive, side: p.side, number: p.point!, leaderBookId: p.bookId, at: p.seenAt, followers: [] };
+  open.push(e);
+  return e;
 }
 
 /** One book's opening and current price of an outcome, with their times. */

@@ -47,6 +47,15 @@ export const STATUS_WORDS: readonly StatusWord[] = STATUS_SELECTIONS.map(([word]
 export const LIVE_STATUSES: readonly string[] = ['in_progress', 'live'];
 
 /**
+ * Which games /live/movement covers: `live` (default) the games being played; `upcoming` the games
+ * not started yet, so opening -> current per book with times is served before tip-off too (issue 23).
+ */
+export const MOVEMENT_GAME_SETS = ['live', 'upcoming'] as const;
+export type MovementGameSet = (typeof MOVEMENT_GAME_SETS)[number];
+/** The stored statuses of each set. */
+export const MOVEMENT_GAME_STATUSES: Readonly<Record<MovementGameSet, readonly string[]>> = { live: LIVE_STATUSES, upcoming: ['scheduled'] };
+
+/**
  * Why a price is stale (domain/stale.ts), in the order they are checked: not confirmed by the feed
  * recently enough, far from the market's consensus, or its book stopped moving while the game is played.
  */
@@ -107,9 +116,10 @@ export const DEFAULT_REFERENCE: ReferenceChoice = 'sharp';
 
 /**
  * What a webhook watches (docs/webhooks.md): a price whose EV per 100 reaches a threshold, an
- * arbitrage appearing, a line moving by at least N cents or points, a game changing status.
+ * arbitrage appearing, a line moving by at least N cents or points, a game changing status, a
+ * stored steam or reverse-line-movement signal (docs/signals.md), a middle appearing.
  */
-export const WEBHOOK_PREDICATE_TYPES = ['ev', 'arbitrage', 'line_move', 'status_change'] as const;
+export const WEBHOOK_PREDICATE_TYPES = ['ev', 'arbitrage', 'line_move', 'status_change', 'steam', 'reverse_line_movement', 'middle'] as const;
 export type WebhookPredicateType = (typeof WEBHOOK_PREDICATE_TYPES)[number];
 
 /** Where a stored delivery stands: waiting for its next attempt, answered with a 2xx, given up after 24 h. */

@@ -48,12 +48,25 @@ export interface KeyChangeEvent {
   accountId?: string;
 }
 
+/**
+ * Line-movement signals (docs/signals.md) the ingest stored after a capture: new events, and leaders
+ * whose followers changed. Like odds events it carries keys, not values: each API process reads the
+ * stored rows once per event (src/graphql/resolvers/SignalEvents.ts).
+ */
+export interface SignalsEvent {
+  /** When the capture that showed them was seen. */
+  at: string;
+  signals: Array<{ key: string; kind: string; gameId: number; marketType: string }>;
+}
+
 /** The topics of the bus and what each carries. */
 export interface BusTopics {
   /** A committed ingest's changes. */
   odds: OddsChangeEvent;
   /** A key or account change that every process must apply at once. */
   keys: KeyChangeEvent;
+  /** Signals stored after a capture (published after the capture's own odds event). */
+  signals: SignalsEvent;
 }
 
 export type BusTopic = keyof BusTopics;
@@ -67,7 +80,7 @@ export interface EventBus {
 }
 
 /** Redis channel per topic. */
-const CHANNELS: Record<BusTopic, string> = { odds: 'odds:changes', keys: 'odds:keys' };
+const CHANNELS: Record<BusTopic, string> = { odds: 'odds:changes', keys: 'odds:keys', signals: 'odds:signals' };
 
 /** A bus for one process: events reach subscribers of this process only. */
 export function createLocalBus(): EventBus {

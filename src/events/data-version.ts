@@ -2,7 +2,8 @@ import type { EventBus } from './bus';
 
 /**
  * The data version: a number every response cache keys on. It advances when an ingest commits (an
- * 'odds' event on the bus, from this process or another), and when what follows the clock actually
+ * 'odds' event on the bus, from this process or another), when the ingest has stored signals after
+ * it (a 'signals' event), and when what follows the clock actually
  * changes: the clock state (e.g. the league's local date and how many quotes are old enough to be
  * flagged stale) is read at a coarse tick and the version advances only when it differs from the
  * last reading. Between two advances every read of the same request gives the same bytes.
@@ -59,6 +60,11 @@ export function createDataVersion(bus: EventBus, options: DataVersionOptions = {
     // The ingest reset the clock-driven flags of what it touched: take the new state as the base.
     void checkClock();
   });
+  // Signals are stored after their capture's 'odds' event (src/db/signal-store.ts): the answers that
+  // read them (/signals, /live/movement's labels) change then, so cached bytes must not outlive them.
+  const unsubscribeSignals = bus.subscribe('signals', () => {
+    if (!closed) advance();
+  });
   void checkClock();
   const timer = options.clockState ? setInterval(() => void checkClock(), options.tickMs ?? 1000) : null;
   timer?.unref();
@@ -74,6 +80,7 @@ export function createDataVersion(bus: EventBus, options: DataVersionOptions = {
     close() {
       closed = true;
       unsubscribe();
+      unsubscribeSignals();
       if (timer) clearInterval(timer);
       handlers.clear();
     },

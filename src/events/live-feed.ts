@@ -1,4 +1,4 @@
-import type { EventBus, MarketChange, OddsChangeEvent } from './bus';
+import type { EventBus, MarketChange, OddsChangeEvent, SignalsEvent } from './bus';
 
 // The live topic of one process, fed by the event bus: every committed ingest (one bus event) becomes
 // one "change" tick at once, and a timer adds an "interval" tick (the spec's snapshot about every
@@ -32,9 +32,20 @@ export interface LiveTick {
   shared<T>(key: string, make: () => T): T;
 }
 
+/** Signals the ingest stored after one capture (the bus's `signals` event), as the subscriptions of this process see them. */
+export interface SignalTick {
+  /** When the capture was seen. */
+  at: Date;
+  signals: SignalsEvent['signals'];
+  /** As LiveTick.shared: the rows of the tick are read once per process, whatever the subscribers. */
+  shared<T>(key: string, make: () => T): T;
+}
+
 export interface LiveFeed {
   /** Calls `handler` with every tick from now on; returns unsubscribe. */
   onTick(handler: (tick: LiveTick) => void): () => void;
+  /** Calls `handler` with every signals event from now on; returns unsubscribe. */
+  onSignals(handler: (tick: SignalTick) => void): () => void;
   readonly intervalMs: number;
   /** Stops the timer and the bus subscription; handlers get no more ticks. */
   close(): void;
@@ -108,6 +119,20 @@ export function createLiveFeed(bus: EventBus, options: LiveFeedOptions): LiveFee
   const unsubscribe = bus.subscribe('odds', (event) => {
     if (!closed) emit(event.missed ? makeTick(++seq, 'interval', null) : makeTick(++seq, 'change', event));
   });
+  const signalHandlers = new Set<(tick: SignalTick) => void>();
+  const unsubscribeSignals = bus.subscribe('signals', (event) => {
+    if (closed) return;
+    const memo = new Map<string, unknown>();
+    const tick: SignalTick = {
+      at: new Date(event.at),
+      signals: event.signals,
+      shared<T>(key: string, make: () => T): T {
+        if (!memo.has(key)) memo.set(key, make());
+        return memo.get(key) as T;
+      },
+    };
+    for (const handler of [...signalHandlers]) handler(tick);
+  });
   const interval = setInterval(() => emit(makeTick(++seq, 'interval', null)), options.intervalMs);
   // The timer alone should not keep a process alive (main.ts decides when to exit).
   interval.unref();
@@ -118,9 +143,15 @@ export function createLiveFeed(bus: EventBus, options: LiveFeedOptions): LiveFee
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
+    onSignals(handler) {
+      signalHandlers.add(handler);
+      return () => signalHandlers.delete(handler);
+    },
     close() {
       closed = true;
       unsubscribe();
+      unsubscribeSignals();
+      signalHandlers.clear();
       clearInterval(interval);
       handlers.clear();
     },

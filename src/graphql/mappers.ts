@@ -11,6 +11,7 @@ export type Game = Prisma.Game & { quotesAsOf?: Prisma.Quote[] | undefined; quot
 export type Team = Prisma.Team;
 export type League = Prisma.League;
 export type Sportsbook = Prisma.Sportsbook;
+export type Player = Prisma.Player;
 export type Boxscore = Prisma.Boxscore;
 export type Account = Prisma.Account;
 export type { KeyListing as ApiKeyListing } from '../db/account-store';

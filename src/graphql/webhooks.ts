@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DEFAULT_DEVIG_METHOD, PROP_TYPES, type DevigMethod, type LiveMarketType, type WebhookPredicateType } from '../domain';
+import { DEFAULT_DEVIG_METHOD, MIDDLE_MARKET_TYPES, PROP_TYPES, type DevigMethod, type LiveMarketType, type WebhookPredicateType } from '../domain';
 import type { DeliveryRow, WebhookRow } from '../db/webhook-repository';
 import { invalidParameter, refuseControlCharacters } from './arguments';
 import { isPrivateHost } from './webhook-target';
@@ -27,6 +27,9 @@ export interface WebhookPredicateModel {
   propType?: string;
   minCents?: number;
   minPoints?: number;
+  minBooks?: number;
+  minTicketsPercent?: number;
+  minWindow?: number;
 }
 
 type PredicateInput = {
@@ -40,6 +43,9 @@ type PredicateInput = {
   propType?: string | null | undefined;
   minCents?: number | null | undefined;
   minPoints?: number | null | undefined;
+  minBooks?: number | null | undefined;
+  minTicketsPercent?: number | null | undefined;
+  minWindow?: number | null | undefined;
 };
 
 /** Which optional fields each predicate type takes (others are refused, so a typo is not silently ignored). */
@@ -48,6 +54,9 @@ const FIELDS: Record<WebhookPredicateType, ReadonlyArray<keyof PredicateInput>> 
   arbitrage: ['gameId', 'marketType'],
   line_move: ['minCents', 'minPoints', 'gameId', 'bookId', 'marketType'],
   status_change: ['gameId'],
+  steam: ['minBooks', 'minCents', 'minPoints', 'gameId', 'marketType'],
+  reverse_line_movement: ['minTicketsPercent', 'minBooks', 'minCents', 'minPoints', 'gameId', 'marketType'],
+  middle: ['minWindow', 'minEvPer100', 'gameId', 'bookId', 'marketType'],
 };
 
 const SNAKE: Record<string, string> = {
@@ -60,6 +69,9 @@ const SNAKE: Record<string, string> = {
   propType: 'prop_type',
   minCents: 'min_cents',
   minPoints: 'min_points',
+  minBooks: 'min_books',
+  minTicketsPercent: 'min_tickets_percent',
+  minWindow: 'min_window',
 };
 
 const present = <T>(v: T | null | undefined): v is T => v !== null && v !== undefined;
@@ -99,8 +111,31 @@ export function checkPredicate(input: PredicateInput): WebhookPredicateModel {
     out.minEvPer100 = min;
     out.devig = input.devig ?? DEFAULT_DEVIG_METHOD;
   }
-  if (input.type === 'line_move') {
-    if (!present(input.minCents) && !present(input.minPoints)) throw invalidParameter('predicate.min_cents', 'min_cents or min_points is required for a line_move predicate');
+  // steam and RLM count the books whose move reaches min_cents / min_points (both optional there).
+  const signal = input.type === 'steam' || input.type === 'reverse_line_movement';
+  if (signal && present(input.minBooks)) {
+    if (!Number.isInteger(input.minBooks) || input.minBooks < 2 || input.minBooks > 50) throw invalidParameter('predicate.min_books', 'must be an integer from 2 to 50');
+    out.minBooks = input.minBooks;
+  }
+  if (input.type === 'reverse_line_movement' && present(input.minTicketsPercent)) {
+    if (!Number.isFinite(input.minTicketsPercent) || input.minTicketsPercent < 50 || input.minTicketsPercent > 100) throw invalidParameter('predicate.min_tickets_percent', 'must be a number from 50 to 100 (percent of the tickets)');
+    out.minTicketsPercent = input.minTicketsPercent;
+  }
+  if (input.type === 'middle') {
+    if (present(input.marketType) && !(MIDDLE_MARKET_TYPES as readonly string[]).includes(input.marketType)) {
+      throw invalidParameter('predicate.market_type', `must be one of ${MIDDLE_MARKET_TYPES.join(', ')} for a middle predicate (middles are spreads and totals)`);
+    }
+    if (present(input.minWindow)) {
+      if (!Number.isFinite(input.minWindow) || input.minWindow < 0.5 || input.minWindow > 100) throw invalidParameter('predicate.min_window', 'must be a number of points from 0.5 to 100');
+      out.minWindow = input.minWindow;
+    }
+    if (present(input.minEvPer100)) {
+      if (!Number.isFinite(input.minEvPer100) || input.minEvPer100 < -100 || input.minEvPer100 > 100) throw invalidParameter('predicate.min_ev_per_100', 'must be a number from -100 to 100');
+      out.minEvPer100 = input.minEvPer100;
+    }
+  }
+  if (input.type === 'line_move' || signal) {
+    if (input.type === 'line_move' && !present(input.minCents) && !present(input.minPoints)) throw invalidParameter('predicate.min_cents', 'min_cents or min_points is required for a line_move predicate');
     if (present(input.minCents)) {
       if (!Number.isInteger(input.minCents) || input.minCents < 1 || input.minCents > 10_000) throw invalidParameter('predicate.min_cents', 'must be an integer from 1 to 10000');
       out.minCents = input.minCents;
@@ -169,6 +204,9 @@ export function webhookOf(row: WebhookRow, showSecret = false) {
       propType: p.propType ?? null,
       minCents: p.minCents ?? null,
       minPoints: p.minPoints ?? null,
+      minBooks: p.minBooks ?? null,
+      minTicketsPercent: p.minTicketsPercent ?? null,
+      minWindow: p.minWindow ?? null,
     },
   };
 }

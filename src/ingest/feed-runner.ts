@@ -98,7 +98,7 @@ function startSources(deps: FeedDeps): FeedRunner {
     const now = deps.now ?? (() => new Date());
     const clock = { seed: config.simulatorSeed, timeZone: config.leagueTimeZone };
     // The demo clock starts the slate mid-game at any hour (docs/simulator.md); real plays it at its real hours.
-    const options = { ...clock, shiftMs: config.simulatorClock === 'demo' ? demoClockShift(now(), clock) : 0 };
+    const options = { ...clock, shiftMs: config.simulatorClock === 'demo' ? demoClockShift(now(), clock) : 0, props: true };
     log.info(
       { seed: options.seed, intervalMs: config.simulatorIntervalMs, clock: config.simulatorClock, shiftMinutes: Math.round(options.shiftMs / 60_000), simulated: true },
       'simulated feed: demo data, not real odds',

@@ -60,6 +60,8 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     const { name, seenAt, doc, done } = writing;
     writing = null;
     const changes = await done;
+    // The previous capture's signals first: the bus keeps the captures' order (odds, then its signals).
+    await signals;
     summary.documents++;
     // Read once committed: the store renumbers the games of string-id sources to the games they are.
     for (const game of doc.games) games.add(game.id);
@@ -68,12 +70,24 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     if (options.bus && (changes.games.length || changes.markets.length)) {
       await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version, quotes: changes.quotesChanged });
     }
-    // Line-movement signals of the games whose prices moved, from the history just committed and
-    // published (docs/signals.md): derived data, so a failure here never holds back the prices.
-    if (changes.markets.length) await recordSignals(options.db.prisma, [...new Set(changes.markets.map((m) => m.gameId))], seenAt);
+    // Line-movement signals of the games whose prices moved, brought up to date with what this
+    // capture added (docs/signals.md), once its prices are committed and published. Written while
+    // the next capture's statement runs (not holding back the prices): one capture's at a time, in
+    // order, awaited before the next capture is published, a failure surfacing then or at the end.
+    if (changes.markets.length) {
+      const recording = async () => {
+        const stored = await recordSignals(options.db.prisma, changes.added);
+        // Announced to every API process (push channels) and to the webhook sender, after they are committed.
+        if (options.bus && stored.length) await options.bus.publish('signals', { at: seenAt.toISOString(), signals: stored });
+      };
+      signals = recording();
+      signals.catch(() => {});
+    }
     summary.games = games.size;
     options.onDocument?.(summary, name);
   };
+  /** The signals recording of the last capture that moved prices (recordSignals), still running or done. */
+  let signals: Promise<unknown> = Promise.resolve();
   let ahead = prepare();
   try {
     for (;;) {
@@ -100,9 +114,11 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
       }
     }
     await finishWriting();
+    await signals;
   } catch (error) {
     // A capture still running is let finish (and, committed, published) before the run stops.
     await finishWriting().catch(() => {});
+    await signals.catch(() => {});
     // The document read ahead is dropped with the run: its own failure, if any, is not the news.
     ahead.catch(() => {});
     await iterator.return?.();

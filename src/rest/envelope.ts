@@ -158,7 +158,7 @@ export function events(field: string): Envelope {
         type: 'string',
         description:
           'Server-Sent Events. `id:` is the global sequence number (give it back as Last-Event-ID). Events: live_odds (a snapshot, or ' +
-          '{success: false, error} before the stream ends), odds_change (a delta), heartbeat (server time). x-events gives the JSON of each `data:` line.',
+          '{success: false, error} before the stream ends), odds_change (a delta), heartbeat (server time), and with signals= line_signal (a stored signal as GET /signals gives it, no id). x-events gives the JSON of each `data:` line.',
         'x-events': { live_odds: liveOdds, odds_change: nonNull(parts.change), heartbeat },
       };
     },

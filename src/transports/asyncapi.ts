@@ -46,6 +46,25 @@ export function buildAsyncApi(schema: GraphQLSchema, options: AsyncApiOptions): 
   const snapshotProperties = snapshot.properties as Record<string, JsonSchema>;
   const changes = loadOperations(schema).get('LiveOddsChanges');
   if (!changes) throw new Error('src/graphql/operations/LiveOddsChanges.graphql is missing');
+  const signals = loadOperations(schema).get('LineSignalEvents');
+  if (!signals) throw new Error('src/graphql/operations/LineSignalEvents.graphql is missing');
+  const signalFilter: Record<string, JsonSchema> = {
+    game_id: { oneOf: [FILTER_PROPERTIES.game_id!, { type: 'array', minItems: 1, maxItems: 50, items: FILTER_PROPERTIES.game_id! }], description: 'Only these games (one id or a list)' },
+    kind: {
+      oneOf: [
+        { type: 'string', enum: [...ENUM_VOCABULARY.SignalKind] },
+        { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', enum: [...ENUM_VOCABULARY.SignalKind] } },
+      ],
+      description: 'Only these kinds: steam, reverse_line_movement, market_leader (one or a list)',
+    },
+    market_type: {
+      oneOf: [
+        { type: 'string', enum: [...ENUM_VOCABULARY.MarketType] },
+        { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', enum: [...ENUM_VOCABULARY.MarketType] } },
+      ],
+      description: 'Only these markets (one or a list)',
+    },
+  };
   const seconds = Math.round(options.pushIntervalMs / 1000);
 
   const liveOdds: JsonSchema = {
@@ -74,7 +93,9 @@ export function buildAsyncApi(schema: GraphQLSchema, options: AsyncApiOptions): 
         `${seconds} s, filtered by subscribe) is extended by odds_change deltas with sequence numbers: keep stream and seq from the latest ` +
         'snapshot; apply an odds_change of the same stream whose base_seq equals your seq and take its seq; ignore one whose seq is not above ' +
         'yours; on a gap send resync. A new snapshot replaces your state. docs/live-protocol.md has an example session. ' +
-        'The same data is on GraphQL over WebSocket at /graphql (subscriptions liveOdds and liveOddsChanges).',
+        'The same data is on GraphQL over WebSocket at /graphql (subscriptions liveOdds and liveOddsChanges). ' +
+        'Line-movement signals (steam, reverse line movement, market leaders: docs/signals.md) come only to sockets that ask with subscribe_signals, as line_signal events ' +
+        '(GraphQL: subscription lineSignalEvents; SSE /api/v1/nba/odds/stream: signals=).',
       license: { name: 'Proprietary: all rights reserved' },
       tags: [{ name: 'live', description: 'Live odds of the games being played' }],
     },
@@ -107,6 +128,10 @@ export function buildAsyncApi(schema: GraphQLSchema, options: AsyncApiOptions): 
           liveOdds: ref('messages', 'liveOdds'),
           oddsChange: ref('messages', 'oddsChange'),
           connectError: ref('messages', 'connectError'),
+          subscribeSignals: ref('messages', 'subscribeSignals'),
+          subscribeSignalsAck: ref('messages', 'subscribeSignalsAck'),
+          unsubscribeSignals: ref('messages', 'unsubscribeSignals'),
+          lineSignal: ref('messages', 'lineSignal'),
         },
       },
     },
@@ -144,6 +169,27 @@ export function buildAsyncApi(schema: GraphQLSchema, options: AsyncApiOptions): 
         channel: { $ref: '#/channels/liveOdds' },
         summary: 'Deltas: what one ingest changed within the filter (unless subscribe set changes: false)',
         messages: [{ $ref: '#/channels/liveOdds/messages/oddsChange' }],
+      },
+      subscribeSignals: {
+        action: 'send',
+        channel: { $ref: '#/channels/liveOdds' },
+        title: 'Ask for signal events',
+        summary: 'Opt-in: line_signal events for the signals the ingest stores from now on, within this filter (a second call replaces it); odds pushes are unchanged',
+        messages: [{ $ref: '#/channels/liveOdds/messages/subscribeSignals' }],
+        reply: { channel: { $ref: '#/channels/liveOdds' }, messages: [{ $ref: '#/channels/liveOdds/messages/subscribeSignalsAck' }] },
+      },
+      unsubscribeSignals: {
+        action: 'send',
+        channel: { $ref: '#/channels/liveOdds' },
+        summary: 'Stops the line_signal events',
+        messages: [{ $ref: '#/channels/liveOdds/messages/unsubscribeSignals' }],
+        reply: { channel: { $ref: '#/channels/liveOdds' }, messages: [{ $ref: '#/channels/liveOdds/messages/done' }] },
+      },
+      receiveLineSignal: {
+        action: 'receive',
+        channel: { $ref: '#/channels/liveOdds' },
+        summary: 'A line-movement signal the ingest stored (after subscribe_signals only)',
+        messages: [{ $ref: '#/channels/liveOdds/messages/lineSignal' }],
       },
       receiveConnectError: {
         action: 'receive',
@@ -199,6 +245,40 @@ export function buildAsyncApi(schema: GraphQLSchema, options: AsyncApiOptions): 
             },
           },
           examples: [{ name: 'accepted', payload: { success: true, filter: { game_id: 264312, market_type: 'moneyline' } } }],
+        },
+        subscribeSignals: {
+          name: 'subscribe_signals',
+          title: 'subscribe_signals (client to server)',
+          summary: 'The signal filter (Pro and Elite keys; the request is charged like subscribe); with an optional acknowledgement',
+          payload: { type: ['object', 'null'], additionalProperties: false, description: 'No payload (or null): every signal', properties: signalFilter },
+          examples: [{ name: 'steamOnTotals', summary: 'Steam on totals only', payload: { kind: 'steam', market_type: ['total'] } }],
+        },
+        subscribeSignalsAck: {
+          name: 'subscribe_signals acknowledgement',
+          title: 'subscribe_signals acknowledgement (server to client)',
+          summary: 'The signal filter in force (lists), or why it was refused (a bad field, a plan without line movement)',
+          payload: {
+            type: 'object',
+            required: ['success'],
+            properties: {
+              success: { type: 'boolean', description: 'false: refused; the previous signal filter stays' },
+              filter: {
+                type: 'object',
+                additionalProperties: false,
+                properties: Object.fromEntries(Object.entries(signalFilter).map(([k, v]) => [k, { type: 'array', items: (v.oneOf as JsonSchema[])[0]!, description: v.description }])),
+                description: 'The signal filter in force after this call, each field a list',
+              },
+              error: { type: 'string', description: '"invalid subscribe_signals payload: " and the field, or the plan refusal' },
+            },
+          },
+          examples: [{ name: 'accepted', payload: { success: true, filter: { kind: ['steam'], market_type: ['total'] } } }],
+        },
+        unsubscribeSignals: { name: 'unsubscribe_signals', title: 'unsubscribe_signals (client to server)', summary: 'No payload; an optional acknowledgement' },
+        lineSignal: {
+          name: 'line_signal',
+          title: 'line_signal (server to client)',
+          summary: 'A stored line-movement signal as GET /api/v1/nba/odds/signals serves it: a new steam, RLM or leader event, or a leader again when a book follows it',
+          payload: rootFieldSchema(schema, signals, 'signal'),
         },
         unsubscribe: { name: 'unsubscribe', title: 'unsubscribe (client to server)', summary: 'No payload; an optional acknowledgement' },
         resync: { name: 'resync', title: 'resync (client to server)', summary: 'No payload; an optional acknowledgement, then a live_odds with reason resync' },

@@ -88,3 +88,52 @@ export function handshakeRequest(auth: Record<string, unknown> | undefined, quer
   }
   return Object.keys(fromQuery).length ? fromQuery : null;
 }
+
+const SIGNAL_KINDS: readonly string[] = ENUM_VOCABULARY.SignalKind;
+const SIGNAL_MARKET_TYPES: readonly string[] = ENUM_VOCABULARY.MarketType;
+const SIGNAL_KEYS = ['game_id', 'kind', 'market_type'] as const;
+/** Values one signal filter field may list. */
+const MAX_SIGNAL_VALUES = 50;
+
+/** What a client asks of the signal events (`subscribe_signals`, SSE `signals=`); absent fields match everything. */
+export interface SignalFilter {
+  game_id?: number[];
+  kind?: string[];
+  market_type?: string[];
+}
+
+const badSignals = (message: string) => new AppError('BAD_REQUEST', `invalid subscribe_signals payload: ${message}`);
+
+/**
+ * Checks a `subscribe_signals` payload: undefined/null (every signal) or an object with only game_id
+ * (a positive integer or a list of them), kind (steam, reverse_line_movement, market_leader, or a
+ * list) and market_type (a market type or a list); lists hold 1 to 50 values.
+ * @throws AppError BAD_REQUEST naming the bad field
+ */
+export function parseSignalFilter(raw: unknown): SignalFilter {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw badSignals('expected an object { game_id?, kind?, market_type? }');
+  const input = raw as Record<string, unknown>;
+  const unknown = Object.keys(input).filter((k) => !(SIGNAL_KEYS as readonly string[]).includes(k));
+  if (unknown.length) throw badSignals(`unknown field ${unknown[0]} (allowed: ${SIGNAL_KEYS.join(', ')})`);
+  const listOf = (name: string, value: unknown): unknown[] => {
+    const values = Array.isArray(value) ? value : [value];
+    if (!values.length || values.length > MAX_SIGNAL_VALUES) throw badSignals(`${name} must hold 1 to ${MAX_SIGNAL_VALUES} values`);
+    return values;
+  };
+  const filter: SignalFilter = {};
+  if (input.game_id != null) {
+    filter.game_id = listOf('game_id', input.game_id).map((v) => {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1 || v > 2_147_483_647) throw badSignals('game_id must be a positive integer or a list of them');
+      return v;
+    });
+  }
+  for (const [name, allowed] of [['kind', SIGNAL_KINDS], ['market_type', SIGNAL_MARKET_TYPES]] as const) {
+    if (input[name] == null) continue;
+    filter[name] = listOf(name, input[name]).map((v) => {
+      if (typeof v !== 'string' || !allowed.includes(v)) throw badSignals(`${name} must be one of ${allowed.join(', ')} (or a list of them)`);
+      return v;
+    });
+  }
+  return filter;
+}

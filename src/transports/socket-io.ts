@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { CorsOptions } from 'cors';
 import { Server, type Namespace, type Socket } from 'socket.io';
 import { LiveAuthError } from '../auth/live-key';
@@ -7,7 +8,8 @@ import type { LiveOddsChange } from '../graphql/live-streams';
 import { MAX_FRAME_BYTES } from './core';
 import type { LiveTransportDeps } from './graphql-ws';
 import { createRooms } from './socket-io-rooms';
-import { handshakeRequest, parseLiveRequest, type LiveFilter, type LiveRequest } from './live-filter';
+import { handshakeRequest, parseLiveRequest, parseSignalFilter, type LiveFilter, type LiveRequest, type SignalFilter } from './live-filter';
+import { signalEventsStarter, type SignalPayload } from './signal-events';
 
 // The Socket.IO namespace /live-odds (spec 6, docs/live-protocol.md): an adapter over the one schema.
 // Sockets with the same filter share a group: one GraphQL subscription to liveOddsChanges whose
@@ -47,13 +49,26 @@ export interface SubscribeAck {
   error?: string;
 }
 
+/** The answer to `subscribe_signals`. */
+export interface SignalSubscribeAck {
+  success: boolean;
+  /** The signal filter in force after this call. */
+  filter?: SignalFilter;
+  error?: string;
+}
+
 export interface ServerToClientEvents {
   live_odds: (payload: LiveOddsPayload) => void;
   odds_change: (change: LiveOddsChange) => void;
+  /** Only after subscribe_signals: one stored line-movement signal (the /signals record). */
+  line_signal: (signal: SignalPayload) => void;
 }
 
 export interface ClientToServerEvents {
   subscribe: (filter?: unknown, ack?: (result: SubscribeAck) => void) => void;
+  /** Opt-in signal events (line_signal), filtered by game_id, kind, market_type; a second call replaces the filter. */
+  subscribe_signals: (filter?: unknown, ack?: (result: SignalSubscribeAck) => void) => void;
+  unsubscribe_signals: (ack?: (result: { success: true }) => void) => void;
   unsubscribe: (ack?: (result: { success: true }) => void) => void;
   resync: (ack?: (result: { success: true }) => void) => void;
 }
@@ -113,8 +128,21 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
     destroyUpgrade: false,
     ...(deps.cors && { cors: deps.cors }),
   });
+  // An engine.io connection keeps its first HTTP request (an IncomingMessage with its parser and
+  // bookkeeping, a few KiB) for as long as it is open; Socket.IO reads only these fields of it, when a
+  // namespace is joined (socket.handshake), and nothing here reads socket.request. Keeping just them
+  // frees the request of a long-polling connection (Socket.IO's "Memory usage" guide drops it
+  // altogether; the handshake's query string may carry the subscribe filter, so _query stays). A
+  // WebSocket connection's upgrade request stays held all the same, by engine.io's own upgrade
+  // response (a 'close' listener on the TCP socket): 1,000 idle sockets keep 1,000 IncomingMessages
+  // (heap snapshot, docs/operations.md "Memory").
+  io.engine.on('connection', (conn: { request: IncomingMessage & { _query?: unknown } }) => {
+    const { headers, url, _query, socket } = conn.request;
+    conn.request = { headers, url, _query, connection: { encrypted: (socket as { encrypted?: boolean } | null)?.encrypted === true } } as never;
+  });
   const nsp = io.of(LIVE_NAMESPACE);
   const rooms = createRooms({ ...deps, nsp });
+  const startSignals = signalEventsStarter(deps);
 
 
   /** A refused handshake: connect_error's message, and `data` saying which check failed. */
@@ -211,9 +239,59 @@ export function attachSocketIo(deps: SocketIoDeps): { io: Server; close(): Promi
       if (typeof ack === 'function') ack({ success: true });
     });
 
+    // Signal events are per socket (one subscription each, the rows of an event read once per process).
+    let stopSignals: (() => void) | null = null;
+    let signalsToken = 0;
+    const endSignals = () => {
+      signalsToken++;
+      stopSignals?.();
+      stopSignals = null;
+    };
+    socket.on('subscribe_signals', async (raw, ack) => {
+      if (typeof raw === 'function' && ack === undefined) {
+        ack = raw as (result: SignalSubscribeAck) => void;
+        raw = undefined;
+      }
+      const answer = (result: SignalSubscribeAck) => typeof ack === 'function' && ack(result);
+      if ((await chargeOrRefuse(socket, ack)) || !socket.connected) return;
+      let filter: SignalFilter;
+      try {
+        filter = parseSignalFilter(raw);
+      } catch (error) {
+        const message = error instanceof AppError ? error.message : 'invalid subscribe_signals payload';
+        socket.emit('live_odds', { success: false, error: message });
+        return answer({ success: false, error: message });
+      }
+      endSignals();
+      const token = signalsToken;
+      try {
+        const stop = await startSignals(
+          socket.data.viewer,
+          filter,
+          (signal) => socket.emit('line_signal', signal),
+          (message) => socket.emit('live_odds', { success: false, error: message }),
+        );
+        // Replaced or disconnected while starting: this subscription is not wanted any more.
+        if (token !== signalsToken || !socket.connected) return stop();
+        stopSignals = stop;
+      } catch (error) {
+        if (!(error instanceof AppError)) deps.onError?.(error);
+        const message = error instanceof AppError ? error.message : 'internal error';
+        socket.emit('live_odds', { success: false, error: message });
+        return answer({ success: false, error: message });
+      }
+      answer({ success: true, filter });
+    });
+
+    socket.on('unsubscribe_signals', (ack) => {
+      endSignals();
+      if (typeof ack === 'function') ack({ success: true });
+    });
+
     const untrack = core.track({ transport: 'socket.io', buffered: () => unsentBytes(socket), cut: (reason) => cutSlowSocket(socket, reason) });
     socket.on('disconnect', () => {
       rooms.remove(socket);
+      endSignals();
       untrack();
     });
 

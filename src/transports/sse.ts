@@ -11,6 +11,8 @@ import { liveOddsVariables, OPERATIONS_DIR, variablesFor } from '../graphql/oper
 import { oddsStreamDocument } from '../graphql/stream-document';
 import { appErrorOf } from './core';
 import type { LiveTransportDeps } from './graphql-ws';
+import type { SignalFilter } from './live-filter';
+import { signalEventsStarter } from './signal-events';
 import { snapshotPayload, type LiveOddsPayload } from './socket-io';
 
 // GET /api/v1/nba/odds/stream: the resumable odds stream as Server-Sent Events, a thin adapter over
@@ -49,8 +51,29 @@ function frame(event: string, data: unknown, id?: number | null): string {
   return `event: ${event}\n${id != null ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 }
 
-/** The query parameters of the stream: the filter of /live-odds and, instead of headers, api_key and last_event_id. */
-function parseQuery(search: URLSearchParams): { variables: Record<string, unknown>; lastEventId: string | null } {
+const SIGNAL_KINDS: readonly string[] = ENUM_VOCABULARY.SignalKind;
+
+/**
+ * The signal events a stream asked for with `signals=` (docs/live-protocol.md): `all`, or a
+ * comma-separated list of kinds; the stream's game_id and market_type narrow them too. Null: none.
+ * @throws AppError BAD_REQUEST naming a bad kind
+ */
+function signalFilterOf(value: string | null, filter: { game_id?: number; market_type?: string }): SignalFilter | null {
+  if (value === null) return null;
+  const words = value.split(',').map((w) => w.trim());
+  const all = words.length === 1 && words[0] === 'all';
+  if (!all && (!words.length || words.some((w) => !SIGNAL_KINDS.includes(w)) || words.length > SIGNAL_KINDS.length)) {
+    throw new AppError('BAD_REQUEST', `invalid parameter signals: must be all or a comma-separated list of ${SIGNAL_KINDS.join(', ')}`);
+  }
+  return {
+    ...(!all && { kind: [...new Set(words)] }),
+    ...(filter.game_id !== undefined && { game_id: [filter.game_id] }),
+    ...(filter.market_type !== undefined && { market_type: [filter.market_type] }),
+  };
+}
+
+/** The query parameters of the stream: the filter of /live-odds, `signals`, and, instead of headers, api_key and last_event_id. */
+function parseQuery(search: URLSearchParams): { variables: Record<string, unknown>; lastEventId: string | null; signals: SignalFilter | null } {
   const single = (name: string) => {
     const values = search.getAll(name);
     if (values.length > 1) throw new AppError('BAD_REQUEST', `invalid parameter ${name}: give it once`);
@@ -70,7 +93,9 @@ function parseQuery(search: URLSearchParams): { variables: Record<string, unknow
     filter.market_type = type;
   }
   single('api_key');
-  return { variables: liveOddsVariables(filter), lastEventId: single('last_event_id') };
+  const signals = signalFilterOf(single('signals'), filter);
+  // Props have no line-movement signals: a props stream asking for them gets none.
+  return { variables: liveOddsVariables(filter), lastEventId: single('last_event_id'), signals: filter.market_type === 'player_props' ? null : signals };
 }
 
 /** The status and message of a refusal from the subscription's start. */
@@ -93,6 +118,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
   // The filter's market_type is the spec's lower-case word; the operation takes the enum value.
   const toVariables = variablesFor(deps.schema, document);
   const path = `${deps.prefix}${STREAM_PATH}`.toLowerCase();
+  const startSignals = signalEventsStarter(deps);
   const { core } = deps;
   /** Open streams: what ends each, and its response (told of a shutdown). */
   const open = new Map<(keepOpen?: boolean) => void, ServerResponse>();
@@ -137,6 +163,9 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     }
     let closed = false;
     let iterator: AsyncIterator<ExecutionResult> | null = null;
+    let stopSignals: (() => void) | null = null;
+    /** Signal events that arrive before the stream's headers are written wait here. */
+    let early: string[] | null = [];
     let heartbeat: NodeJS.Timeout | undefined;
     /** Frees what the stream holds; ends the response unless `keepOpen` (a refusal is still to be written). */
     const end = (keepOpen = false) => {
@@ -146,6 +175,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
       release();
       open.delete(end);
       void iterator?.return?.();
+      stopSignals?.();
       if (!keepOpen) res.end();
     };
     /**
@@ -171,6 +201,18 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
       }
       iterator = result[Symbol.asyncIterator]();
       if (closed) return void iterator.return?.();
+      if (parsed.signals) {
+        // Outside the sequence (no id): a reconnect resumes the odds, not the signals (GET /signals has them).
+        const signalFrame = (event: string, data: unknown) => (early ? early.push(frame(event, data)) : send(frame(event, data)));
+        try {
+          stopSignals = await startSignals(viewer, parsed.signals, (signal) => signalFrame('line_signal', signal), (message) => signalFrame('line_signal', { success: false, error: message }));
+        } catch (error) {
+          end(true);
+          if (error instanceof AppError) return fail(res, error, headers);
+          throw error;
+        }
+        if (closed) return void stopSignals();
+      }
     } catch (error) {
       end(true);
       throw error;
@@ -185,6 +227,8 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     });
     res.flushHeaders();
     res.write(`retry: ${RETRY_MS}\n\n`);
+    for (const text of early ?? []) send(text);
+    early = null;
     /** The sequence of the last event sent: heartbeats repeat it, so the client's position stays right. */
     let last: number | null = null;
     heartbeat = setInterval(() => {

@@ -1,4 +1,4 @@
-import { americanCents, DEFAULT_DEVIG_METHOD, gameTiming, isPropMarket, MARKET_TYPES, propTypeOf, type DevigMethod, type ListingMarketType } from '../domain';
+import { americanCents, DEFAULT_DEVIG_METHOD, gameTiming, isPropMarket, MARKET_TYPES, MIDDLE_MARKET_TYPES, PERCENT_DIGITS, PROBABILITY_DIGITS, propTypeOf, roundTo, type DevigMethod, type ListingMarketType } from '../domain';
 import type { PrismaClient } from '../db/client';
 import { findListingRows } from '../db/listing-repository';
 import {
@@ -7,13 +7,16 @@ import {
   gameStatuses,
   priceMovesAt,
   readCursor,
+  readSignalCursor,
   seenGameStatuses,
+  signalsAfter,
   storeEvaluation,
+  storeSignalEvaluation,
   type ChangeEntry,
   type NewDelivery,
   type WebhookRow,
 } from '../db/webhook-repository';
-import { buildListing, type ListingBook, type ListingEntry } from '../domain';
+import { buildListing, marketViews, type ListingBook, type ListingEntry, type ListingQuote } from '../domain';
 import { newMessageId, type WebhookPredicateModel } from '../graphql/webhooks';
 
 // From committed changes to stored deliveries (docs/webhooks.md). Driven by the change log
@@ -230,6 +233,63 @@ function arbitrageCandidates(listing: readonly ListingEntry[], entries: readonly
   return [...out.values()];
 }
 
+/**
+ * The middles (docs/signals.md) of the changed games' full-game spreads and totals: the same rows and
+ * MarketView as Query.middles, so only bettable prices are legs. One key per pair of prices: a middle
+ * fires once, again only when a leg's price or line changes.
+ */
+async function middleCandidates(prisma: PrismaClient, entries: readonly ChangeEntry[]): Promise<Array<Candidate & { evPer100: number; windowWidth: number; bookIds: number[] }>> {
+  const out: Array<Candidate & { evPer100: number; windowWidth: number; bookIds: number[] }> = [];
+  const at = entries.at(-1)!.seenAt;
+  for (const marketType of MIDDLE_MARKET_TYPES) {
+    const gameIds = [...new Set(entries.flatMap((e) => e.markets.filter((m) => m.marketType === marketType).map((m) => m.gameId)))];
+    if (!gameIds.length) continue;
+    const rows = await findListingRows(prisma, { gameIds, marketType, period: 'full_game' });
+    const books = new Map<number, ListingBook>(rows.books.map((b) => [b.id, b]));
+    const games = rows.games.map((g) => ({
+      id: g.id,
+      league: g.leagueName.toLowerCase() === 'wnba' ? ('WNBA' as const) : ('NBA' as const),
+      homeTeamId: g.homeTeamId,
+      awayTeamId: g.awayTeamId,
+      live: gameTiming(g).inPlay,
+      started: gameTiming(g).started,
+    }));
+    for (const view of marketViews({ marketType, games, quotes: rows.quotes, books, devigMethod: DEFAULT_DEVIG_METHOD })) {
+      for (const m of view.middles(at)) {
+        const leg = (q: ListingQuote, stake: number) => ({ book_id: q.bookId, side: q.side, point: q.point, american: q.american, decimal: q.decimal, stake: roundTo(stake, PROBABILITY_DIGITS), seen_at: q.seenAt.toISOString() });
+        const key = `middle:${m.game.id}:${m.marketType}:${m.period}:${m.isLive ? 'live' : 'pregame'}:${[m.low, m.high].map((q) => `${q.bookId}/${q.side}/${q.point}/${q.american}`).join(':')}`;
+        out.push({
+          key,
+          type: 'middle',
+          data: {
+            game_id: m.game.id,
+            market_type: m.marketType,
+            period: m.period,
+            is_live: m.isLive,
+            window_low: m.middle.window.low,
+            window_high: m.middle.window.high,
+            width: m.middle.width,
+            middle_probability: roundTo(m.middle.middle_probability, PROBABILITY_DIGITS),
+            ev_per_100: roundTo(m.middle.ev_per_100, PERCENT_DIGITS),
+            low: leg(m.low, m.middle.stakes[0]),
+            high: leg(m.high, m.middle.stakes[1]),
+            version: Number(entries.at(-1)!.version),
+          },
+          gameId: m.game.id,
+          // Either leg's book may be the one a predicate names: matched below, not by matchesFilters.
+          bookId: null,
+          marketType: m.marketType,
+          recordedAt: committedAt(entries, m.game.id, m.marketType) ?? entries.at(-1)!.recordedAt,
+          evPer100: m.middle.ev_per_100,
+          windowWidth: m.middle.window.high - m.middle.window.low,
+          bookIds: [m.low.bookId, m.high.bookId],
+        });
+      }
+    }
+  }
+  return out;
+}
+
 /** A stored event for `hook`: the Standard Webhooks body {type, timestamp, data}. */
 function deliveryFor(hook: WebhookRow, c: Candidate, now: Date): NewDelivery {
   return {
@@ -259,6 +319,20 @@ async function deliveriesOf(prisma: PrismaClient, entries: readonly ChangeEntry[
       for (const m of moves) {
         const big = (p.minCents !== undefined && m.cents >= p.minCents) || (p.minPoints !== undefined && m.points >= p.minPoints);
         if (big && addressed(hook, m)) out.push(deliveryFor(hook, m, now));
+      }
+    }
+  }
+
+  const middleHooks = byType('middle');
+  if (middleHooks.length) {
+    const middles = await middleCandidates(prisma, entries);
+    for (const hook of middleHooks) {
+      const p = predicateOf(hook);
+      for (const m of middles) {
+        if (p.minEvPer100 !== undefined && m.evPer100 < p.minEvPer100) continue;
+        if (p.minWindow !== undefined && m.windowWidth < p.minWindow) continue;
+        if (p.bookId !== undefined && !m.bookIds.includes(p.bookId)) continue;
+        if (addressed(hook, m)) out.push(deliveryFor(hook, m, now));
       }
     }
   }
@@ -316,4 +390,58 @@ export async function evaluateChanges(prisma: PrismaClient, now: Date): Promise<
   const deliveries = hooks.length ? await deliveriesOf(prisma, entries, hooks, candidates, now) : [];
   const stored = await storeEvaluation(prisma, { from: cursor, to: entries.at(-1)!.version, deliveries, statuses, now });
   return stored ? entries.length : 0;
+}
+
+/** Signals evaluated per round (one transaction). */
+const SIGNAL_BATCH = 200;
+
+/** The moves of a stored steam or RLM signal (its `data.moves`), as the predicate counts them. */
+type StoredMove = { book_id: number; size: number; unit: 'points' | 'cents' };
+
+/**
+ * Whether a stored steam or RLM signal fires `p`: at least minBooks books (any number when absent)
+ * whose move reaches min_points (a move in points) or min_cents (in cents; a threshold left out
+ * counts every move of its unit), and for RLM a majority of at least minTicketsPercent.
+ */
+export function signalFires(p: WebhookPredicateModel, data: Record<string, unknown>): boolean {
+  const moves = Array.isArray(data.moves) ? (data.moves as StoredMove[]) : [];
+  const big = (m: StoredMove) => (m.unit === 'points' ? p.minPoints === undefined || m.size >= p.minPoints : p.minCents === undefined || m.size >= p.minCents);
+  const books = new Set(moves.filter(big).map((m) => m.book_id)).size;
+  if (books === 0 || (p.minBooks !== undefined && books < p.minBooks)) return false;
+  if (p.type === 'reverse_line_movement' && p.minTicketsPercent !== undefined) {
+    const share = data.majority_tickets_percent;
+    if (typeof share !== 'number' || share < p.minTicketsPercent) return false;
+  }
+  return true;
+}
+
+/**
+ * One round over the stored signals (steam, reverse line movement) after the signals cursor: each
+ * enabled webhook of those types gets a delivery per signal its predicate picks, stored with the
+ * cursor's move in one transaction (as evaluateChanges). Resolves the number of signals read (0: up to date).
+ */
+export async function evaluateSignals(prisma: PrismaClient, now: Date): Promise<number> {
+  const cursor = await readSignalCursor(prisma);
+  const { rows, last, committedAt } = await signalsAfter(prisma, cursor, SIGNAL_BATCH);
+  if (last === cursor) return 0;
+  const hooks = (await activeWebhooks(prisma, now)).filter((h) => predicateOf(h).type === 'steam' || predicateOf(h).type === 'reverse_line_movement');
+  const deliveries: NewDelivery[] = [];
+  for (const row of rows) {
+    const data = row.data as Record<string, unknown>;
+    const c: Candidate = {
+      key: `signal:${row.key}`,
+      type: row.kind as 'steam' | 'reverse_line_movement',
+      data: { signal_key: row.key, game_id: row.gameId, market_type: row.marketType, period: row.period, side: row.side, at: row.at.toISOString(), detected_at: row.detectedAt.toISOString(), ...data },
+      gameId: row.gameId,
+      bookId: null,
+      marketType: row.marketType,
+      recordedAt: committedAt.get(row.detectedAt.getTime()) ?? now,
+    };
+    for (const hook of hooks) {
+      const p = predicateOf(hook);
+      if (p.type === row.kind && c.recordedAt >= hook.createdAt && matchesFilters(p, c) && signalFires(p, data)) deliveries.push(deliveryFor(hook, c, now));
+    }
+  }
+  const stored = await storeSignalEvaluation(prisma, { from: cursor, to: last, deliveries, now });
+  return stored ? rows.length || 1 : 0;
 }

@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { claimDueDeliveries, pruneDeliveryLog, recordAttempt, type DueDelivery } from '../db/webhook-repository';
 import type { EventBus } from '../events/bus';
 import type { Logger } from '../logger';
-import { evaluateChanges } from './evaluate';
+import { evaluateChanges, evaluateSignals } from './evaluate';
 import { sendWebhook } from './send';
 
 // The webhook sender of the ingesting process (docs/webhooks.md): a loop that evaluates new change
@@ -83,6 +83,10 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     while (!stopped && (await evaluateChanges(db.prisma, now())) > 0) {
       // more entries may follow: evaluate them all before sending
     }
+    // Signals are stored after their capture commits: their own cursor (steam, reverse_line_movement).
+    while (!stopped && (await evaluateSignals(db.prisma, now())) > 0) {
+      // likewise
+    }
     while (!stopped) {
       const at = now();
       const due = await claimDueDeliveries(db.prisma, at, new Date(at.getTime() + leaseMs), CONCURRENCY);
@@ -113,6 +117,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   }
 
   const unsubscribe = deps.bus?.subscribe('odds', () => kick());
+  const unsubscribeSignals = deps.bus?.subscribe('signals', () => kick());
   kick();
   log.info({ pollMs: config.pollMs, allowPrivateTargets: config.allowPrivateTargets }, 'webhook sender started');
 
@@ -120,6 +125,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     async stop() {
       stopped = true;
       unsubscribe?.();
+      unsubscribeSignals?.();
       clearTimeout(timer);
       await round;
     },

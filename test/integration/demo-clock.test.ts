@@ -85,6 +85,19 @@ describe.each([
     const later = await getUntil(d, LIVE, (b) => b.count > 0 && [...prices(b)].some(([k, v]) => before.has(k) && before.get(k) !== v));
     expect(Date.parse(later.updated_at)).toBeGreaterThan(Date.parse(first.updated_at));
   }, 120_000);
+
+  test('when /live?market_type=player_props is read, then the games in progress list live player props (simulated players with their teams)', async () => {
+    const d = demo!;
+    const body = await getUntil(d, `${LIVE}?market_type=player_props`, (b) => b.count > 0 && b.data.every((g: any) => g.markets.player_props?.outcomes.length > 0));
+    for (const g of body.data) {
+      expect(g.status).toBe('in_progress');
+      const teams = [g.home_team_id, g.away_team_id];
+      for (const o of g.markets.player_props.outcomes) {
+        expect(o.is_live).toBe(true);
+        expect(teams).toContain(o.player.team_id);
+      }
+    }
+  }, 120_000);
 });
 
 describe('the simulated feed on the real clock (SIMULATOR_CLOCK=real)', () => {

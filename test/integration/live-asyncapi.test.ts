@@ -63,7 +63,20 @@ test('when the document is parsed by @asyncapi/parser, then it is AsyncAPI 3.0 w
   const { document } = await parser.parse(JSON.stringify(doc));
   expect(document!.channels().all().map((c) => c.address())).toEqual(['/live-odds']);
   expect(document!.messages().all().map((m) => m.name()).sort()).toEqual(
-    ['acknowledgement', 'connect_error', 'live_odds', 'odds_change', 'resync', 'subscribe', 'subscribe acknowledgement', 'unsubscribe'].sort(),
+    [
+      'acknowledgement',
+      'connect_error',
+      'live_odds',
+      'odds_change',
+      'resync',
+      'subscribe',
+      'subscribe acknowledgement',
+      'unsubscribe',
+      'subscribe_signals',
+      'subscribe_signals acknowledgement',
+      'unsubscribe_signals',
+      'line_signal',
+    ].sort(),
   );
   // The parser does find problems: an operation on a channel that does not exist.
   const broken = structuredClone(doc);
@@ -124,4 +137,30 @@ test('when the handshake has no key or a bad one, then connect_error matches its
     expectPayload('connectError', { message: error.message, ...(error.data && { data: error.data }) });
     expect(error.data.status).toBe(401);
   }
+});
+
+test('when a client asks for signals and a steam signal is stored, then subscribe_signals, its acknowledgements and line_signal match their payloads', async () => {
+  const socket = open({ apiKey: key });
+  const signals: any[] = [];
+  socket.on('line_signal', (s) => signals.push(s));
+  const ack = await new Promise<any>((resolve) => socket.on('connect', () => socket.emit('subscribe_signals', { game_id: 7102, kind: 'steam' }, resolve)));
+  expect(ack).toEqual({ success: true, filter: { game_id: [7102], kind: ['steam'] } });
+  expectPayload('subscribeSignals', { game_id: 7102, kind: 'steam' });
+  expectPayload('subscribeSignalsAck', ack);
+  const refused = await socket.emitWithAck('subscribe_signals', { kind: 'whale' });
+  expect(refused.success).toBe(false);
+  expectPayload('subscribeSignalsAck', refused);
+  // A game not started whose total three books take from 221.5 to 223 in one capture: steam.
+  const pregame = (total: number): GameSpec => ({
+    id: 7102,
+    status: 'scheduled',
+    start: '2026-01-25T00:30:00.000Z',
+    books: { 68: { total: [total, -110, -110] }, 69: { total: [total, -110, -110] }, 79: { total: [total, -110, -110] } },
+  });
+  await ingestDocuments([capture('2026-01-24T01:02:00.000Z', pregame(221.5))], { db: t.db, bus: t.bus });
+  await ingestDocuments([capture('2026-01-24T01:04:00.000Z', pregame(223))], { db: t.db, bus: t.bus });
+  await waitFor('the steam signal', () => signals.length > 0);
+  expect(signals[0]).toMatchObject({ kind: 'steam', game_id: 7102, market_type: 'total', data: { books: 3 } });
+  expectPayload('lineSignal', signals[0]);
+  expectPayload('done', await socket.emitWithAck('unsubscribe_signals'));
 });

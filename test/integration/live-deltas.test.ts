@@ -67,6 +67,17 @@ describe('/live-odds snapshot + delta protocol', () => {
     expect(Object.keys(c.snapshots[0].data[0].markets)).toEqual(['total']);
   });
 
+  test('when the filter is in the query string, then the first push is filtered without a subscribe', async () => {
+    // The server keeps only what the handshake reads of a connection's first request (memory per
+    // idle socket), the query string included: the namespace is joined after that request is gone.
+    const socket = connect(`${t.baseUrl}/live-odds`, { auth: { apiKey: key }, query: { game_id: '7002', market_type: 'total' }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const c = track({ socket, snapshots: [], changes: [] });
+    socket.on('live_odds', (p) => c.snapshots.push(p));
+    await waitFor('the first push', () => c.snapshots.length > 0);
+    expect(c.snapshots[0].data.map((g: any) => g.game_id)).toEqual([7002]);
+    expect(Object.keys(c.snapshots[0].data[0].markets)).toEqual(['total']);
+  });
+
   test('when the handshake filter is bad, then connect_error names the field', async () => {
     const error = await new Promise<Error>((resolve) => {
       const socket = connect(`${t.baseUrl}/live-odds`, { auth: { apiKey: key, book_id: -4 }, transports: ['websocket'], reconnection: false, forceNew: true });

@@ -64,6 +64,28 @@ describeWithRedis('two processes sharing Redis', () => {
     socket.close();
   });
 
+  test('when process A stores a steam signal, then a client of process B that asked for signals gets it as line_signal', async () => {
+    const { key } = await createKey(db.prisma, { plan: 'pro', expiresAt: null });
+    const socket = connect(`${servers[1]!.url}/live-odds`, { auth: { apiKey: key }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const signals: any[] = [];
+    socket.on('line_signal', (s) => signals.push(s));
+    expect(await socket.emitWithAck('subscribe_signals', { game_id: 3002 })).toEqual({ success: true, filter: { game_id: [3002] } });
+    // A game not started, three real books moving its spread from -3 to -4.5 within two minutes: steam.
+    const pregame = (home: number): GameSpec => ({
+      id: 3002,
+      status: 'scheduled',
+      start: '2026-01-25T00:30:00.000Z',
+      books: { 68: { spread: [home, -110, -110] }, 79: { spread: [home, -110, -110] }, 69: { spread: [home, -110, -110] } },
+    });
+    await ingestDocuments([capture('2026-01-24T01:03:00.000Z', pregame(-3))], { db, bus: servers[0]!.bus });
+    await ingestDocuments([capture('2026-01-24T01:05:00.000Z', pregame(-4.5))], { db, bus: servers[0]!.bus });
+    await waitFor('the steam signal from the other process', () => signals.some((s) => s.kind === 'steam'));
+    const steam = signals.find((s) => s.kind === 'steam');
+    expect(steam).toMatchObject({ game_id: 3002, market_type: 'spread', side: 'home', data: { books: 3, direction: 'toward_side' } });
+    expect(signals.every((s) => s.game_id === 3002)).toBe(true);
+    socket.close();
+  });
+
   // `odds ingest` runs dist/ (npm run build first) and needs the same database: PostgreSQL only.
   (TEST_DATABASE_URL ? test : test.skip)('when `odds ingest` runs as a separate process, then a client of each API process gets the delta', async () => {
     const { key } = await createKey(db.prisma, { plan: 'starter', expiresAt: null });

@@ -91,6 +91,21 @@ describe('line movement', () => {
     expect((await records('?market_type=player_props')).count).toBe(0);
   });
 
+  test('when games=upcoming, then the games not started get their pregame opening -> current per book with times, and no live game', async () => {
+    const body = await records('?games=upcoming');
+    expect(new Set(body.data.map((r: any) => r.game_id))).toEqual(new Set([7002]));
+    expect(body.data.find((r: any) => r.book_id === 15 && r.side === 'home')).toMatchObject({
+      is_live: false,
+      game: { status: 'scheduled' },
+      line_movement: { open_line: -1, current_line: -1, opened_at: '2026-01-24T01:00:00.000Z', changed_at: '2026-01-24T01:00:00.000Z' },
+      signals: [],
+    });
+    expect((await records('?games=live')).data.every((r: any) => r.game_id === 7001)).toBe(true);
+    const bad = await t.get('/api/v1/nba/odds/live/movement?games=finished', pro);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('games');
+  });
+
   test('when a filter value is not allowed, then 400 names the parameter', async () => {
     const res = await t.get('/api/v1/nba/odds/live/movement?side=left', pro);
     expect(res.status).toBe(400);

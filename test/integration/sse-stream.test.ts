@@ -182,7 +182,7 @@ describe('GET /odds/stream (Server-Sent Events)', () => {
   test('when the OpenAPI document is read, then /stream is an event stream whose events validate against its x-events', async () => {
     const doc = (await t.get('/api/v1/openapi.json')).body;
     const op = doc.paths['/api/v1/nba/odds/stream'].get;
-    expect(op.parameters.map((p: any) => p.name).sort()).toEqual(['api_key', 'book_id', 'game_id', 'last_event_id', 'market_type']);
+    expect(op.parameters.map((p: any) => p.name).sort()).toEqual(['api_key', 'book_id', 'game_id', 'last_event_id', 'market_type', 'signals']);
     const events = op.responses[200].content['text/event-stream'].schema['x-events'];
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);

@@ -14,6 +14,9 @@ import { startTestApp, type TestApp } from '../support/app';
 // usage headers in /readyz and /metrics, the daily budget, and each kind of upstream failure.
 
 const capture = readSeries('theoddsapi/wnba-2026-07-14_2026-07-21.jsonl.gz')[0]!;
+// A real event-odds answer (2023), served by the stand-in as the answer for the game asked about.
+const propsCapture = readSeries('theoddsapi/wnba-props-2023-05_2023-07.jsonl.gz')[0]!;
+const PROP_MARKETS = ['player_points', 'player_rebounds', 'player_assists', 'player_threes', 'player_points_rebounds_assists'];
 const NOW = new Date('2026-07-14T16:45:27.000Z');
 
 interface Stand {
@@ -49,7 +52,7 @@ async function standIn(answer: (url: URL) => { status: number; headers?: Record<
 function config(baseUrl: string, extra: Partial<OddsApiConfig> = {}): OddsApiConfig {
   return {
     key: 'secret-odds-api-key', baseUrl, sports: ['basketball_wnba'], regions: ['us'], markets: ['h2h', 'spreads', 'totals'], bookmakers: [],
-    oddsFormat: 'american', pregameIntervalMs: 3_600_000, liveIntervalMs: 60_000, dailyBudget: 500, timeoutMs: 5_000, ...extra,
+    oddsFormat: 'american', pregameIntervalMs: 3_600_000, liveIntervalMs: 60_000, dailyBudget: 500, timeoutMs: 5_000, propMarkets: [], propsDailyBudget: 250, ...extra,
   };
 }
 
@@ -124,6 +127,55 @@ describe('The Odds API poller', () => {
     expect(scores[0]!.searchParams.get('eventIds')).toBe(started.id);
     // After the answer that said completed, only odds are asked for.
     expect(stand.requests.slice(afterCompleted).every((u) => u.pathname.endsWith('/odds'))).toBe(true);
+  });
+
+  test('when prop markets are configured, then event-odds are asked for the games within the props schedule only (started under 3 h ago or starting within 24 h), and they ingest as props', async () => {
+    const events = capture.body as Array<{ id: string; commence_time: string; home_team: string; away_team: string }>;
+    const stand = await standIn((url) => {
+      const m = /^\/v4\/sports\/basketball_wnba\/events\/([^/]+)\/odds$/.exec(url.pathname);
+      if (!m) return { status: 200, headers: { 'x-requests-last': '3' }, body: capture.body };
+      const e = events.find((x) => x.id === m[1])!;
+      return { status: 200, headers: { 'x-requests-last': '5' }, body: { ...propsCapture.body.data, id: e.id, commence_time: e.commence_time, home_team: e.home_team, away_team: e.away_team } };
+    });
+    const docs: SourceDocument[] = [];
+    const propsUsage = new OddsApiUsage(500);
+    const poller = startOddsApiPoller({ config: config(stand.url, { propMarkets: PROP_MARKETS }), usage: propsUsage, logger: logLines().logger, now: () => NOW, ingest: async (d) => void docs.push(d) });
+    await until(() => docs.length === 5); // odds, scores of the game in play, 3 props
+    await poller.stop();
+    await stand.close();
+    const props = stand.requests.filter((u) => u.pathname.includes('/events/'));
+    // In play since 15:02 (under 3 h), tip at 23:10 today, tip at 16:10 tomorrow (23.4 h): yes; 24.4 h and later: no.
+    const inSchedule = events.filter((e) => Date.parse(e.commence_time) - NOW.getTime() <= 24 * 3_600_000).map((e) => e.id);
+    expect(inSchedule).toHaveLength(3);
+    expect(props.map((u) => u.pathname.split('/')[5]).sort()).toEqual([...inSchedule].sort());
+    for (const u of props) expect(Object.fromEntries(u.searchParams)).toMatchObject({ markets: PROP_MARKETS.join(','), regions: 'us', oddsFormat: 'american' });
+    expect(propsUsage.spentToday).toBe(3 + 3 + 3 * 5);
+    const summary = await ingestDocuments(docs, { db: t.db });
+    expect(summary).toMatchObject({ rejected: 0 });
+    const propGames = await t.db.prisma.quote.groupBy({ by: ['gameId'], where: { playerId: { gt: 0 }, source: 'the-odds-api' } });
+    expect(propGames).toHaveLength(3);
+  });
+
+  test('when the props budget of the day would be overspent, then no further props are asked for that day and it says so; the game odds go on', async () => {
+    const stand = await standIn((url) => ({ status: 200, headers: { 'x-requests-last': url.pathname.includes('/events/') ? '5' : '3' }, body: url.pathname.includes('/events/') ? { ...propsCapture.body.data, id: (capture.body as any[])[1].id } : capture.body }));
+    const { lines, logger } = logLines();
+    const capped = new OddsApiUsage(500);
+    const poller = startOddsApiPoller({ config: config(stand.url, { propMarkets: PROP_MARKETS, propsDailyBudget: 5 }), usage: capped, logger, now: () => NOW, ingest: async () => {} });
+    await until(() => lines.some((l) => /props budget of the day is spent/.test(l.msg)));
+    await poller.stop();
+    await stand.close();
+    expect(stand.requests.filter((u) => u.pathname.includes('/events/'))).toHaveLength(1);
+    expect(stand.requests.filter((u) => u.pathname.endsWith('/basketball_wnba/odds'))).toHaveLength(1);
+  });
+
+  test('when no prop markets are configured, then no event-odds are asked for', async () => {
+    const stand = await standIn(() => ({ status: 200, headers: { 'x-requests-last': '3' }, body: capture.body }));
+    const docs: SourceDocument[] = [];
+    const poller = startOddsApiPoller({ config: config(stand.url), usage: new OddsApiUsage(500), logger: logLines().logger, now: () => NOW, ingest: async (d) => void docs.push(d) });
+    await until(() => stand.requests.length >= 2);
+    await poller.stop();
+    await stand.close();
+    expect(stand.requests.every((u) => !u.pathname.includes('/events/'))).toBe(true);
   });
 
   test('when the day\'s budget is spent, then polling pauses and says so', async () => {

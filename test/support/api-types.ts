@@ -88,6 +88,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nba/odds/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players of player props (issue 22), ordered by name then id
+         * @description A player is one per league and normalised name, whatever source or spelling named them. name matches any part of the name or an alias regardless of case, accents, punctuation and word order. team_id is the current team where a source or the simulator says it; The Odds API's props do not, so their players have team_id null (docs/player-props.md).
+         */
+        get: operations["Players"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/nba/odds/leagues": {
         parameters: {
             query?: never;
@@ -324,8 +344,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Line movement of the games being played, one record per game, book, market, period and side (Pro, Elite)
-         * @description open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one). direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total and over/under props), none. market_type=player_props adds one record per player, prop_type, line (main and alternates, is_alternate), side and book, with player and prop_type (docs/player-props.md).
+         * Line movement of the games being played (or, games=upcoming, of those not started), one record per game, book, market, period and side (Pro, Elite)
+         * @description open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one); opened_at/changed_at: when each was first seen. direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total and over/under props), none. market_type=player_props adds one record per player, prop_type, line (main and alternates, is_alternate), side and book, with player and prop_type (docs/player-props.md). signals: the stored line-movement signals (steam, reverse_line_movement, market_leader, market_follower) the record's book took part in (docs/signals.md).
          */
         get: operations["LiveMovement"];
         put?: never;
@@ -2795,6 +2815,89 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    Players: {
+        parameters: {
+            query?: {
+                /** @description Part of the name (case, accents and word order do not matter: wilson, A'ja, Delle Donne) */
+                name?: string;
+                /** @description Players whose current team is one of these (comma-separated and/or repeated) */
+                team_id?: number[];
+                /** @description League id (4 NBA, 5 WNBA) */
+                league_id?: number;
+                /** @description One or more player ids (comma-separated and/or repeated) */
+                player_id?: number[];
+                /** @description Page size */
+                limit?: number;
+                /** @description Index of the first player */
+                offset?: number;
+            };
+            header?: {
+                /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Players of player props (issue 22), ordered by name then id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The players of this page. */
+                        data: {
+                            /** @description Stable player id. */
+                            id: number;
+                            /** @description The player's name as first seen. */
+                            name: string;
+                            /** @description League id (4 NBA, 5 WNBA). */
+                            league_id: number;
+                            /**
+                             * @description The player's current team when a source says it (the simulator does; The Odds API's props do not,
+                             *     and no team is guessed): null otherwise. A player who changes teams stays one player, this updated.
+                             */
+                            team_id: number | null;
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                        /** @description Where this page lies among the records matching the filters */
+                        pagination: {
+                            /** @description Page size, as asked (default 100, at most 1000) */
+                            limit: number;
+                            /** @description Zero-based index of the first record of this page */
+                            offset: number;
+                            /** @description Number of records matching the filters, on every page */
+                            total: number;
+                            /** @description true when records follow this page */
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     Leagues: {
         parameters: {
             query?: {
@@ -4144,6 +4247,8 @@ export interface operations {
                         success: true;
                         /** @description Stored line-movement signals of a league-local day's games (or of gameId), newest first (Pro, Elite). */
                         data: {
+                            /** @description The event's stored key (kind|game|market|period|side|...): the same event under the same key everywhere (signals, movement labels, pushes). */
+                            key: string;
                             /** @description steam, reverse_line_movement or market_leader. */
                             kind: string;
                             /** @description The game. */
@@ -4755,6 +4860,8 @@ export interface operations {
                 api_key?: string;
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header */
                 last_event_id?: string;
+                /** @description Opt-in line_signal events (Pro, Elite): all, or a comma-separated list of steam, reverse_line_movement, market_leader; narrowed by game_id and market_type. They carry no id (not part of the sequence); docs/live-protocol.md, signal events */
+                signals?: string;
             };
             header?: never;
             path?: never;
@@ -4786,6 +4893,8 @@ export interface operations {
     LiveMovement: {
         parameters: {
             query?: {
+                /** @description live (default): the games being played; upcoming: the games not started yet (pregame opening -> current) */
+                games?: "live" | "upcoming";
                 /** @description Only these games (comma-separated and/or repeated) */
                 game_id?: number[];
                 /** @description Only these market types (default moneyline, spread, total; player_props: every player prop) (comma-separated and/or repeated) */
@@ -4806,7 +4915,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Line movement of the games being played, one record per game, book, market, period and side (Pro, Elite) */
+            /** @description Line movement of the games being played (or, games=upcoming, of those not started), one record per game, book, market, period and side (Pro, Elite) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4908,6 +5017,32 @@ export interface operations {
                                 /** @description The game's status. */
                                 status: string | null;
                             };
+                            /** @description Extension: the stored line-movement signals this book took part in, in this game, market and period (docs/signals.md), oldest first; empty on player props (signals are detected on game markets only). */
+                            signals: {
+                                /** @description The LineSignal's key. */
+                                key: string;
+                                /** @description steam, reverse_line_movement, market_leader (the book got to the number first) or market_follower (it got there later). */
+                                kind: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the signal's first move was seen.
+                                 */
+                                at: string;
+                                /** @description steam: toward_side or away_from_side; reverse_line_movement: the side the line moved toward; leader and follower: null. */
+                                direction: string | null;
+                                /** @description market_leader, market_follower: the number (point) the books moved to. */
+                                number: number | null;
+                                /** @description market_leader, market_follower: the book that was there first. */
+                                leader_book_id: number | null;
+                                /** @description market_follower: seconds after the leader this book reached the number (0: the same capture). */
+                                after_seconds: number | null;
+                                /** @description reverse_line_movement: the side holding the majority of the tickets, and its ticket and money shares. */
+                                majority_side: string | null;
+                                /** @description reverse_line_movement: percent of the tickets on the majority side. */
+                                majority_tickets_percent: number | null;
+                                /** @description reverse_line_movement: percent of the money on the majority side. */
+                                majority_money_percent: number | null;
+                            }[];
                         }[];
                         /** @description Number of records in data */
                         count: number;
@@ -6396,8 +6531,8 @@ export interface operations {
                                  * @description The kind of event.
                                  * @enum {string}
                                  */
-                                type: "ev" | "arbitrage" | "line_move" | "status_change";
-                                /** @description EV: the least EV per 100 staked that fires. */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                                /** @description EV: the least EV per 100 staked that fires; middle: the least EV per 100 of the pair. */
                                 min_ev_per_100: number | null;
                                 /**
                                  * @description EV: the de-vig method of the reference probability.
@@ -6406,10 +6541,10 @@ export interface operations {
                                 devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
                                 /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
                                 game_id: number | null;
-                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
                                  * @enum {string|null}
                                  */
                                 market_type: "moneyline" | "spread" | "total" | "player_props" | null;
@@ -6419,8 +6554,14 @@ export interface operations {
                                 prop_type: string | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
-                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
                                 min_points: number | null;
+                                /** @description steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
+                                min_books: number | null;
+                                /** @description reverse_line_movement: the least share of tickets, in percent, on the side the line moved against. */
+                                min_tickets_percent: number | null;
+                                /** @description middle: the least window width (windowHigh - windowLow, in points). */
+                                min_window: number | null;
                             };
                             /**
                              * Format: date-time
@@ -6462,11 +6603,11 @@ export interface operations {
                     /** @description What the webhook watches; each type takes only its own fields (docs/webhooks.md) */
                     predicate: {
                         /**
-                         * @description ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status
+                         * @description ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status; steam, reverse_line_movement: a signal the ingest stored (docs/signals.md); middle: a middle appearing between bettable prices
                          * @enum {string}
                          */
-                        type: "ev" | "arbitrage" | "line_move" | "status_change";
-                        /** @description ev (required): the least EV per 100 staked that fires */
+                        type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                        /** @description ev (required): the least EV per 100 staked that fires; middle (optional): the least EV per 100 of the pair */
                         min_ev_per_100?: number;
                         /**
                          * @description ev: de-vig method of the reference probability
@@ -6476,10 +6617,10 @@ export interface operations {
                         devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                         /** @description Only this game (every type) */
                         game_id?: number;
-                        /** @description ev, line_move: only prices of this sportsbook */
+                        /** @description ev, line_move: only prices of this sportsbook; middle: only middles with a leg at it */
                         book_id?: number;
                         /**
-                         * @description ev, arbitrage, line_move: only this market; player_props (ev only): every player prop instead of the game markets
+                         * @description ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total; player_props (ev only): every player prop instead of the game markets
                          * @enum {string}
                          */
                         market_type?: "moneyline" | "spread" | "total" | "player_props";
@@ -6492,8 +6633,14 @@ export interface operations {
                         prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
                         /** @description line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required */
                         min_cents?: number;
-                        /** @description line_move: the least line move in points */
+                        /** @description line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books */
                         min_points?: number;
+                        /** @description steam, reverse_line_movement: at least this many books moved by min_cents (moneyline) / min_points (spread, total); default: the signal as stored */
+                        min_books?: number;
+                        /** @description reverse_line_movement: at least this share of the tickets on the side the line moved against */
+                        min_tickets_percent?: number;
+                        /** @description middle: the least window width in points (window_high - window_low) */
+                        min_window?: number;
                     };
                     /**
                      * @description false: no new events are stored for it
@@ -6536,8 +6683,8 @@ export interface operations {
                                  * @description The kind of event.
                                  * @enum {string}
                                  */
-                                type: "ev" | "arbitrage" | "line_move" | "status_change";
-                                /** @description EV: the least EV per 100 staked that fires. */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                                /** @description EV: the least EV per 100 staked that fires; middle: the least EV per 100 of the pair. */
                                 min_ev_per_100: number | null;
                                 /**
                                  * @description EV: the de-vig method of the reference probability.
@@ -6546,10 +6693,10 @@ export interface operations {
                                 devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
                                 /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
                                 game_id: number | null;
-                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
                                  * @enum {string|null}
                                  */
                                 market_type: "moneyline" | "spread" | "total" | "player_props" | null;
@@ -6559,8 +6706,14 @@ export interface operations {
                                 prop_type: string | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
-                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
                                 min_points: number | null;
+                                /** @description steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
+                                min_books: number | null;
+                                /** @description reverse_line_movement: the least share of tickets, in percent, on the side the line moved against. */
+                                min_tickets_percent: number | null;
+                                /** @description middle: the least window width (windowHigh - windowLow, in points). */
+                                min_window: number | null;
                             };
                             /**
                              * Format: date-time
@@ -6626,8 +6779,8 @@ export interface operations {
                                  * @description The kind of event.
                                  * @enum {string}
                                  */
-                                type: "ev" | "arbitrage" | "line_move" | "status_change";
-                                /** @description EV: the least EV per 100 staked that fires. */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                                /** @description EV: the least EV per 100 staked that fires; middle: the least EV per 100 of the pair. */
                                 min_ev_per_100: number | null;
                                 /**
                                  * @description EV: the de-vig method of the reference probability.
@@ -6636,10 +6789,10 @@ export interface operations {
                                 devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
                                 /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
                                 game_id: number | null;
-                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
                                  * @enum {string|null}
                                  */
                                 market_type: "moneyline" | "spread" | "total" | "player_props" | null;
@@ -6649,8 +6802,14 @@ export interface operations {
                                 prop_type: string | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
-                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
                                 min_points: number | null;
+                                /** @description steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
+                                min_books: number | null;
+                                /** @description reverse_line_movement: the least share of tickets, in percent, on the side the line moved against. */
+                                min_tickets_percent: number | null;
+                                /** @description middle: the least window width (windowHigh - windowLow, in points). */
+                                min_window: number | null;
                             };
                             /**
                              * Format: date-time
@@ -6741,11 +6900,11 @@ export interface operations {
                     /** @description What the webhook watches; each type takes only its own fields (docs/webhooks.md) */
                     predicate?: {
                         /**
-                         * @description ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status
+                         * @description ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status; steam, reverse_line_movement: a signal the ingest stored (docs/signals.md); middle: a middle appearing between bettable prices
                          * @enum {string}
                          */
-                        type: "ev" | "arbitrage" | "line_move" | "status_change";
-                        /** @description ev (required): the least EV per 100 staked that fires */
+                        type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                        /** @description ev (required): the least EV per 100 staked that fires; middle (optional): the least EV per 100 of the pair */
                         min_ev_per_100?: number;
                         /**
                          * @description ev: de-vig method of the reference probability
@@ -6755,10 +6914,10 @@ export interface operations {
                         devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                         /** @description Only this game (every type) */
                         game_id?: number;
-                        /** @description ev, line_move: only prices of this sportsbook */
+                        /** @description ev, line_move: only prices of this sportsbook; middle: only middles with a leg at it */
                         book_id?: number;
                         /**
-                         * @description ev, arbitrage, line_move: only this market; player_props (ev only): every player prop instead of the game markets
+                         * @description ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total; player_props (ev only): every player prop instead of the game markets
                          * @enum {string}
                          */
                         market_type?: "moneyline" | "spread" | "total" | "player_props";
@@ -6771,8 +6930,14 @@ export interface operations {
                         prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
                         /** @description line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required */
                         min_cents?: number;
-                        /** @description line_move: the least line move in points */
+                        /** @description line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books */
                         min_points?: number;
+                        /** @description steam, reverse_line_movement: at least this many books moved by min_cents (moneyline) / min_points (spread, total); default: the signal as stored */
+                        min_books?: number;
+                        /** @description reverse_line_movement: at least this share of the tickets on the side the line moved against */
+                        min_tickets_percent?: number;
+                        /** @description middle: the least window width in points (window_high - window_low) */
+                        min_window?: number;
                     };
                     /**
                      * @description false: no new events are stored for it
@@ -6815,8 +6980,8 @@ export interface operations {
                                  * @description The kind of event.
                                  * @enum {string}
                                  */
-                                type: "ev" | "arbitrage" | "line_move" | "status_change";
-                                /** @description EV: the least EV per 100 staked that fires. */
+                                type: "ev" | "arbitrage" | "line_move" | "status_change" | "steam" | "reverse_line_movement" | "middle";
+                                /** @description EV: the least EV per 100 staked that fires; middle: the least EV per 100 of the pair. */
                                 min_ev_per_100: number | null;
                                 /**
                                  * @description EV: the de-vig method of the reference probability.
@@ -6825,10 +6990,10 @@ export interface operations {
                                 devig: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case" | null;
                                 /** @description EV, arbitrage, line_move, status_change: only this game (null: every game). */
                                 game_id: number | null;
-                                /** @description EV, line_move: only prices of this sportsbook (null: every book). */
+                                /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
                                  * @enum {string|null}
                                  */
                                 market_type: "moneyline" | "spread" | "total" | "player_props" | null;
@@ -6838,8 +7003,14 @@ export interface operations {
                                 prop_type: string | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
-                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). */
+                                /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
                                 min_points: number | null;
+                                /** @description steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
+                                min_books: number | null;
+                                /** @description reverse_line_movement: the least share of tickets, in percent, on the side the line moved against. */
+                                min_tickets_percent: number | null;
+                                /** @description middle: the least window width (windowHigh - windowLow, in points). */
+                                min_window: number | null;
                             };
                             /**
                              * Format: date-time

@@ -16,6 +16,18 @@ test('when an ingest event arrives, then the version advances', async () => {
   version.close();
 });
 
+test('when signals are stored after an ingest, then the version advances again, so cached /signals and /live/movement answers show them', async () => {
+  const bus = createLocalBus();
+  const version = createDataVersion(bus);
+  await bus.publish('odds', { at: '2026-01-24T02:51:54.000Z', games: [], markets: [{ gameId: 263565, marketType: 'total', bookId: 68 }] });
+  const afterOdds = version.current;
+  await bus.publish('signals', { at: '2026-01-24T02:51:54.000Z', signals: [{ key: 'steam|263565|total|full_game|over|-1|2026-01-24T02:51:54.000Z', kind: 'steam', gameId: 263565, marketType: 'total' }] });
+  expect(version.current).toBe(afterOdds + 1);
+  version.close();
+  await bus.publish('signals', { at: '2026-01-24T03:00:00.000Z', signals: [] });
+  expect(version.current).toBe(afterOdds + 1);
+});
+
 test('when the clock ticks and nothing the clock decides changed, then the version stays; when it changed, it advances once', async () => {
   const bus = createLocalBus();
   let state = '2026-01-24|10';

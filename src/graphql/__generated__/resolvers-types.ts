@@ -8,6 +8,7 @@ import type { ListingSort } from '../../domain';
 import type { LiveFilter as ListingLiveFilter } from '../../domain';
 import type { MiddleMarketType } from '../../domain';
 import type { SignalKind } from '../../domain';
+import type { MovementGameSet as MovementGames } from '../../domain';
 import type { StatusWord as GameStatusFilter } from '../../domain';
 import type { DevigMethod } from '../../domain';
 import type { Plan } from '../../domain';
@@ -20,7 +21,7 @@ import type { ReferenceChoice } from '../../domain';
 import type { WebhookPredicateType } from '../../domain';
 import type { WebhookDeliveryStatus } from '../../domain';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { Game as GameModel, Team as TeamModel, League as LeagueModel, Sportsbook as SportsbookModel, Boxscore as BoxscoreModel, Markets as MarketsModel, Market as MarketModel, Outcome as OutcomeModel, ConsensusRecord as ConsensusRecordModel, BettingInfo as BettingInfoModel, ApiKeyListing as ApiKeyListingModel, Account as AccountModel, LiveOddsChange as LiveOddsChangeModel, LiveGameChange as LiveGameChangeModel, LiveQuoteChange as LiveQuoteChangeModel } from '../mappers';
+import type { Game as GameModel, Team as TeamModel, League as LeagueModel, Sportsbook as SportsbookModel, Player as PlayerModel, Boxscore as BoxscoreModel, Markets as MarketsModel, Market as MarketModel, Outcome as OutcomeModel, ConsensusRecord as ConsensusRecordModel, BettingInfo as BettingInfoModel, ApiKeyListing as ApiKeyListingModel, Account as AccountModel, LiveOddsChange as LiveOddsChangeModel, LiveGameChange as LiveGameChangeModel, LiveQuoteChange as LiveQuoteChangeModel } from '../mappers';
 import type { GraphQLContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -736,6 +737,8 @@ export type LineMovementRecord = {
   propType: Maybe<Scalars['String']['output']>;
   /** home, away, over or under (yes or no on a prop without a line). */
   side: Scalars['String']['output'];
+  /** Extension: the stored line-movement signals this book took part in, in this game, market and period (docs/signals.md), oldest first; empty on player props (signals are detected on game markets only). */
+  signals: Array<MovementSignal>;
   /** Null on totals and props. */
   teamId: Maybe<Scalars['Int']['output']>;
   /** The current line: point for spread and total, American price for moneyline. */
@@ -753,6 +756,8 @@ export type LineSignal = {
   detectedAt: Scalars['DateTime']['output'];
   /** The game. */
   gameId: Scalars['Int']['output'];
+  /** The event's stored key (kind|game|market|period|side|...): the same event under the same key everywhere (signals, movement labels, pushes). */
+  key: Scalars['String']['output'];
   /** steam, reverse_line_movement or market_leader. */
   kind: Scalars['String']['output'];
   /** moneyline, spread or total. */
@@ -1051,6 +1056,36 @@ export type MovementGame = {
   status: Maybe<Scalars['String']['output']>;
 };
 
+export { MovementGames };
+
+/**
+ * A stored signal as a line movement record is labelled with (docs/signals.md, labels): the record's
+ * book took part in it in the record's game, market and period.
+ */
+export type MovementSignal = {
+  __typename?: 'MovementSignal';
+  /** market_follower: seconds after the leader this book reached the number (0: the same capture). */
+  afterSeconds: Maybe<Scalars['Int']['output']>;
+  /** When the signal's first move was seen. */
+  at: Scalars['DateTime']['output'];
+  /** steam: toward_side or away_from_side; reverse_line_movement: the side the line moved toward; leader and follower: null. */
+  direction: Maybe<Scalars['String']['output']>;
+  /** The LineSignal's key. */
+  key: Scalars['String']['output'];
+  /** steam, reverse_line_movement, market_leader (the book got to the number first) or market_follower (it got there later). */
+  kind: Scalars['String']['output'];
+  /** market_leader, market_follower: the book that was there first. */
+  leaderBookId: Maybe<Scalars['Int']['output']>;
+  /** reverse_line_movement: percent of the money on the majority side. */
+  majorityMoneyPercent: Maybe<Scalars['Float']['output']>;
+  /** reverse_line_movement: the side holding the majority of the tickets, and its ticket and money shares. */
+  majoritySide: Maybe<Scalars['String']['output']>;
+  /** reverse_line_movement: percent of the tickets on the majority side. */
+  majorityTicketsPercent: Maybe<Scalars['Float']['output']>;
+  /** market_leader, market_follower: the number (point) the books moved to. */
+  number: Maybe<Scalars['Float']['output']>;
+};
+
 /** Account and key administration (the admin key), and the changes an API key makes to its own webhooks (@apiKey). */
 export type Mutation = {
   __typename?: 'Mutation';
@@ -1233,6 +1268,22 @@ export type PeriodScore = {
 
 export { Plan };
 
+/** A player (issue 22): one per league and normalised name, whatever source or spelling named them. */
+export type Player = {
+  __typename?: 'Player';
+  /** Stable player id. */
+  id: Scalars['Int']['output'];
+  /** League id (4 NBA, 5 WNBA). */
+  leagueId: Scalars['Int']['output'];
+  /** The player's name as first seen. */
+  name: Scalars['String']['output'];
+  /**
+   * The player's current team when a source says it (the simulator does; The Odds API's props do not,
+   * and no team is guessed): null otherwise. A player who changes teams stays one player, this updated.
+   */
+  teamId: Maybe<Scalars['Int']['output']>;
+};
+
 /** A player as a prop outcome names them. */
 export type PlayerBrief = {
   __typename?: 'PlayerBrief';
@@ -1242,6 +1293,15 @@ export type PlayerBrief = {
   name: Scalars['String']['output'];
   /** The player's team when a source says it (The Odds API's props do not); null otherwise. */
   teamId: Maybe<Scalars['Int']['output']>;
+};
+
+/** A page of players. */
+export type PlayerPage = {
+  __typename?: 'PlayerPage';
+  /** The players of this page. */
+  items: Array<Player>;
+  /** All players matching the filters. */
+  total: Scalars['Int']['output'];
 };
 
 /** Public betting figures of a game's moneyline. */
@@ -1327,6 +1387,11 @@ export type Query = {
   middles: Array<Middle>;
   /** Always true: lets a client check its key and the schema cheaply. */
   ok: Scalars['Boolean']['output'];
+  /**
+   * Players ordered by name, then id. name matches any part of the player's name or of an alias
+   * regardless of case, accents, punctuation and word order (every word of it must appear).
+   */
+  players: PlayerPage;
   /**
    * Extension (issue 22): every available player-prop price of the games in scope with its value
    * metrics, as marketListing computes them for the three markets. A prop's market is one player's prop
@@ -1438,6 +1503,7 @@ export type QueryLeaguesArgs = {
 export type QueryLineMovementArgs = {
   bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  games?: InputMaybe<MovementGames>;
   marketType?: InputMaybe<Array<LiveMarketType>>;
   period?: InputMaybe<Array<Period>>;
   side?: InputMaybe<Array<Side>>;
@@ -1488,6 +1554,17 @@ export type QueryMiddlesArgs = {
   marketType?: InputMaybe<Array<MiddleMarketType>>;
   minEvPer100?: InputMaybe<Scalars['Float']['input']>;
   period?: InputMaybe<ListingPeriod>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryPlayersArgs = {
+  leagueId?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  playerId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  teamId?: InputMaybe<Array<Scalars['Int']['input']>>;
 };
 
 
@@ -1594,6 +1671,12 @@ export type Standings = {
 export type Subscription = {
   __typename?: 'Subscription';
   /**
+   * Line-movement signals as the ingest stores them (Pro, Elite; docs/live-protocol.md, signals): new
+   * steam, reverse line movement and leader events, and a leader again when a book follows it. Absent
+   * filters match everything.
+   */
+  lineSignalEvents: LineSignal;
+  /**
    * Full snapshots of the live odds of the games being played (all paid plans): one at once, then one
    * every LIVE_PUSH_INTERVAL_MS (default 20 s). Arguments as Query.liveGames; each snapshot names the
    * delta stream of its filter and the seq it applies at, for liveOddsChanges.
@@ -1613,6 +1696,14 @@ export type Subscription = {
    * LIVE_PUSH_INTERVAL_MS. lastEventId: the sequence of the last event applied (a decimal integer).
    */
   oddsStream: OddsStreamEvent;
+};
+
+
+/** Live pushes over graphql-ws (/graphql); every field needs an API key on a paid plan. */
+export type SubscriptionLineSignalEventsArgs = {
+  gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
+  kind?: InputMaybe<Array<SignalKind>>;
+  marketType?: InputMaybe<Array<MarketType>>;
 };
 
 
@@ -1780,20 +1871,26 @@ export { WebhookDeliveryStatus };
 /** The rule that picks a webhook's events; fields that do not apply to its type are null. */
 export type WebhookPredicate = {
   __typename?: 'WebhookPredicate';
-  /** EV, line_move: only prices of this sportsbook (null: every book). */
+  /** EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
   bookId: Maybe<Scalars['Int']['output']>;
   /** EV: the de-vig method of the reference probability. */
   devig: Maybe<DevigMethod>;
   /** EV, arbitrage, line_move, status_change: only this game (null: every game). */
   gameId: Maybe<Scalars['Int']['output']>;
-  /** EV, arbitrage, line_move: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop. */
+  /** EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop. */
   marketType: Maybe<LiveMarketType>;
+  /** steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
+  minBooks: Maybe<Scalars['Int']['output']>;
   /** line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
   minCents: Maybe<Scalars['Int']['output']>;
-  /** EV: the least EV per 100 staked that fires. */
+  /** EV: the least EV per 100 staked that fires; middle: the least EV per 100 of the pair. */
   minEvPer100: Maybe<Scalars['Float']['output']>;
-  /** line_move: the least line (point) move that fires (null: line moves alone do not). */
+  /** line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
   minPoints: Maybe<Scalars['Float']['output']>;
+  /** reverse_line_movement: the least share of tickets, in percent, on the side the line moved against. */
+  minTicketsPercent: Maybe<Scalars['Float']['output']>;
+  /** middle: the least window width (windowHigh - windowLow, in points). */
+  minWindow: Maybe<Scalars['Float']['output']>;
   /** EV on PLAYER_PROPS: only this player's props (null: every player). */
   playerId: Maybe<Scalars['Int']['output']>;
   /** EV on PLAYER_PROPS: only this prop type, e.g. points, rebounds (null: every prop). */
@@ -1810,14 +1907,20 @@ export type WebhookPredicateInput = {
   devig?: InputMaybe<DevigMethod>;
   /** Only this game. */
   gameId?: InputMaybe<Scalars['Int']['input']>;
-  /** EV, arbitrage, line_move: only this market; PLAYER_PROPS (EV only): every player prop, instead of the game markets. */
+  /** EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market; PLAYER_PROPS (EV only): every player prop, instead of the game markets. */
   marketType?: InputMaybe<LiveMarketType>;
+  /** steam, reverse_line_movement: at least this many books (2 to 50) moved by minCents (moneyline) / minPoints (spread, total). */
+  minBooks?: InputMaybe<Scalars['Int']['input']>;
   /** line_move: the least price move in American cents (1 to 10000); minCents or minPoints is required. */
   minCents?: InputMaybe<Scalars['Int']['input']>;
   /** EV (required): the least EV per 100 staked that fires, -100 to 100. */
   minEvPer100?: InputMaybe<Scalars['Float']['input']>;
-  /** line_move: the least line move in points (0.5 to 100). */
+  /** line_move: the least line move in points (0.5 to 100). steam, reverse_line_movement: the least point move of a book counted in minBooks. */
   minPoints?: InputMaybe<Scalars['Float']['input']>;
+  /** reverse_line_movement: at least this share of the tickets (50 to 100 percent) on the side the line moved against. */
+  minTicketsPercent?: InputMaybe<Scalars['Float']['input']>;
+  /** middle: the least window width in points (0.5 to 100). */
+  minWindow?: InputMaybe<Scalars['Float']['input']>;
   /** EV on PLAYER_PROPS: only this player's props. */
   playerId?: InputMaybe<Scalars['Int']['input']>;
   /** EV on PLAYER_PROPS: only this prop type (points, rebounds, assists, threes, ...). */
@@ -1966,6 +2069,8 @@ export type ResolversTypes = {
   MiddleMarketType: MiddleMarketType;
   MoneylineConsensus: ResolverTypeWrapper<MoneylineConsensus>;
   MovementGame: ResolverTypeWrapper<MovementGame>;
+  MovementGames: MovementGames;
+  MovementSignal: ResolverTypeWrapper<MovementSignal>;
   Mutation: ResolverTypeWrapper<{}>;
   Odds: ResolverTypeWrapper<Odds>;
   OddsStreamEvent: ResolverTypeWrapper<Omit<OddsStreamEvent, 'change' | 'snapshot'> & { change?: Maybe<ResolversTypes['LiveOddsChange']>, snapshot?: Maybe<ResolversTypes['LiveOdds']> }>;
@@ -1973,7 +2078,9 @@ export type ResolversTypes = {
   Period: Period;
   PeriodScore: ResolverTypeWrapper<PeriodScore>;
   Plan: Plan;
+  Player: ResolverTypeWrapper<PlayerModel>;
   PlayerBrief: ResolverTypeWrapper<PlayerBrief>;
+  PlayerPage: ResolverTypeWrapper<Omit<PlayerPage, 'items'> & { items: Array<ResolversTypes['Player']> }>;
   PublicBettingSummary: ResolverTypeWrapper<PublicBettingSummary>;
   Query: ResolverTypeWrapper<{}>;
   ReferenceChoice: ReferenceChoice;
@@ -2057,12 +2164,15 @@ export type ResolversParentTypes = {
   MiddleLeg: MiddleLeg;
   MoneylineConsensus: MoneylineConsensus;
   MovementGame: MovementGame;
+  MovementSignal: MovementSignal;
   Mutation: {};
   Odds: Odds;
   OddsStreamEvent: Omit<OddsStreamEvent, 'change' | 'snapshot'> & { change?: Maybe<ResolversParentTypes['LiveOddsChange']>, snapshot?: Maybe<ResolversParentTypes['LiveOdds']> };
   Outcome: OutcomeModel;
   PeriodScore: PeriodScore;
+  Player: PlayerModel;
   PlayerBrief: PlayerBrief;
+  PlayerPage: Omit<PlayerPage, 'items'> & { items: Array<ResolversParentTypes['Player']> };
   PublicBettingSummary: PublicBettingSummary;
   Query: {};
   SideConsensus: SideConsensus;
@@ -2469,6 +2579,7 @@ export type LineMovementRecordResolvers<ContextType = GraphQLContext, ParentType
   player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
   propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  signals?: Resolver<Array<ResolversTypes['MovementSignal']>, ParentType, ContextType>;
   teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   value?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -2479,6 +2590,7 @@ export type LineSignalResolvers<ContextType = GraphQLContext, ParentType extends
   data?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   detectedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   marketType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2655,6 +2767,22 @@ export type MovementGameResolvers<ContextType = GraphQLContext, ParentType exten
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type MovementGamesResolvers = EnumResolverSignature<{ LIVE?: any, UPCOMING?: any }, ResolversTypes['MovementGames']>;
+
+export type MovementSignalResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MovementSignal'] = ResolversParentTypes['MovementSignal']> = {
+  afterSeconds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  direction?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  leaderBookId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  majorityMoneyPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  majoritySide?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  majorityTicketsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  number?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'name' | 'plan'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, Partial<MutationCreateApiKeyArgs>>;
@@ -2722,10 +2850,24 @@ export type PeriodScoreResolvers<ContextType = GraphQLContext, ParentType extend
 
 export type PlanResolvers = EnumResolverSignature<{ ELITE?: any, PRO?: any, STARTER?: any }, ResolversTypes['Plan']>;
 
+export type PlayerResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Player'] = ResolversParentTypes['Player']> = {
+  id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  leagueId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type PlayerBriefResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlayerBrief'] = ResolversParentTypes['PlayerBrief']> = {
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PlayerPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlayerPage'] = ResolversParentTypes['PlayerPage']> = {
+  items?: Resolver<Array<ResolversTypes['Player']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -2747,12 +2889,13 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   gradeBets?: Resolver<Array<ResolversTypes['BetGrade']>, ParentType, ContextType, RequireFields<QueryGradeBetsArgs, 'bets'>>;
   historicalOdds?: Resolver<ResolversTypes['HistoricalPage'], ParentType, ContextType, RequireFields<QueryHistoricalOddsArgs, 'limit' | 'offset'>>;
   leagues?: Resolver<Array<ResolversTypes['League']>, ParentType, ContextType, Partial<QueryLeaguesArgs>>;
-  lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, Partial<QueryLineMovementArgs>>;
+  lineMovement?: Resolver<ResolversTypes['LineMovementList'], ParentType, ContextType, RequireFields<QueryLineMovementArgs, 'games'>>;
   lineSignals?: Resolver<Array<ResolversTypes['LineSignal']>, ParentType, ContextType, Partial<QueryLineSignalsArgs>>;
   liveGames?: Resolver<ResolversTypes['LiveOdds'], ParentType, ContextType, Partial<QueryLiveGamesArgs>>;
   marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'live' | 'marketType' | 'period' | 'reference'>>;
   middles?: Resolver<Array<ResolversTypes['Middle']>, ParentType, ContextType, RequireFields<QueryMiddlesArgs, 'live' | 'period'>>;
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  players?: Resolver<ResolversTypes['PlayerPage'], ParentType, ContextType, Partial<QueryPlayersArgs>>;
   propListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryPropListingArgs, 'devig' | 'live' | 'reference'>>;
   sportsbooks?: Resolver<Array<ResolversTypes['Sportsbook']>, ParentType, ContextType>;
   teams?: Resolver<Array<ResolversTypes['Team']>, ParentType, ContextType, Partial<QueryTeamsArgs>>;
@@ -2800,6 +2943,7 @@ export type StandingsResolvers<ContextType = GraphQLContext, ParentType extends 
 };
 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  lineSignalEvents?: SubscriptionResolver<ResolversTypes['LineSignal'], "lineSignalEvents", ParentType, ContextType, Partial<SubscriptionLineSignalEventsArgs>>;
   liveOdds?: SubscriptionResolver<ResolversTypes['LiveOdds'], "liveOdds", ParentType, ContextType, Partial<SubscriptionLiveOddsArgs>>;
   liveOddsChanges?: SubscriptionResolver<ResolversTypes['LiveOddsChange'], "liveOddsChanges", ParentType, ContextType, Partial<SubscriptionLiveOddsChangesArgs>>;
   oddsStream?: SubscriptionResolver<ResolversTypes['OddsStreamEvent'], "oddsStream", ParentType, ContextType, Partial<SubscriptionOddsStreamArgs>>;
@@ -2884,16 +3028,19 @@ export type WebhookPredicateResolvers<ContextType = GraphQLContext, ParentType e
   devig?: Resolver<Maybe<ResolversTypes['DevigMethod']>, ParentType, ContextType>;
   gameId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   marketType?: Resolver<Maybe<ResolversTypes['LiveMarketType']>, ParentType, ContextType>;
+  minBooks?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   minCents?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   minEvPer100?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   minPoints?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  minTicketsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  minWindow?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   playerId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['WebhookPredicateType'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type WebhookPredicateTypeResolvers = EnumResolverSignature<{ ARBITRAGE?: any, EV?: any, LINE_MOVE?: any, STATUS_CHANGE?: any }, ResolversTypes['WebhookPredicateType']>;
+export type WebhookPredicateTypeResolvers = EnumResolverSignature<{ ARBITRAGE?: any, EV?: any, LINE_MOVE?: any, MIDDLE?: any, REVERSE_LINE_MOVEMENT?: any, STATUS_CHANGE?: any, STEAM?: any }, ResolversTypes['WebhookPredicateType']>;
 
 export type Resolvers<ContextType = GraphQLContext> = {
   Account?: AccountResolvers<ContextType>;
@@ -2957,6 +3104,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MiddleMarketType?: MiddleMarketTypeResolvers;
   MoneylineConsensus?: MoneylineConsensusResolvers<ContextType>;
   MovementGame?: MovementGameResolvers<ContextType>;
+  MovementGames?: MovementGamesResolvers;
+  MovementSignal?: MovementSignalResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Odds?: OddsResolvers<ContextType>;
   OddsStreamEvent?: OddsStreamEventResolvers<ContextType>;
@@ -2964,7 +3113,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Period?: PeriodResolvers;
   PeriodScore?: PeriodScoreResolvers<ContextType>;
   Plan?: PlanResolvers;
+  Player?: PlayerResolvers<ContextType>;
   PlayerBrief?: PlayerBriefResolvers<ContextType>;
+  PlayerPage?: PlayerPageResolvers<ContextType>;
   PublicBettingSummary?: PublicBettingSummaryResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   ReferenceChoice?: ReferenceChoiceResolvers;

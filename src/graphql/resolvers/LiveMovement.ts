@@ -1,6 +1,7 @@
 import { requirePlan } from '../../auth/viewer';
 import { findLineMovement, findLiveGames } from '../../db/movement-repository';
-import { formatAmerican, LIVE_STATUSES, propTypeOf, storedMarketTypesOf } from '../../domain';
+import { findSignals } from '../../db/signal-store';
+import { formatAmerican, labelKey, MOVEMENT_GAME_STATUSES, propTypeOf, signalLabels, storedMarketTypesOf } from '../../domain';
 import { lineMovement } from '../../domain/line-movement';
 import type { LineMovementRecord, QueryResolvers } from '../__generated__/resolvers-types';
 import { list } from '../arguments';
@@ -8,6 +9,8 @@ import { list } from '../arguments';
 // Line movement (spec 2.8, 4.9): open and current price of every outcome of the games being played.
 // The math (line, absolute_change, direction) is src/domain/line-movement.ts. Player props only when
 // market_type names them (one record per player, prop, line, side and book: docs/player-props.md).
+// Each record's signals are the stored ones (LineSignal, written at ingest) its book took part in:
+// read, never detected here (signals are detected on game markets only, so prop records have none).
 
 const SIDE_ORDER = ['away', 'home', 'over', 'under'];
 
@@ -18,12 +21,13 @@ export const LiveMovementQuery: QueryResolvers = {
     const sides = list(args.side);
     const periods = list(args.period);
 
-    const games = await findLiveGames(ctx.db.prisma, LIVE_STATUSES, list(args.gameId));
-    const rows = await findLineMovement(
-      ctx.db.prisma,
-      games.map((g) => g.id),
-      { marketTypes, bookIds: list(args.bookId), sides, periods },
-    );
+    const games = await findLiveGames(ctx.db.prisma, MOVEMENT_GAME_STATUSES[args.games ?? 'live'], list(args.gameId));
+    const gameIds = games.map((g) => g.id);
+    const [rows, stored] = await Promise.all([
+      findLineMovement(ctx.db.prisma, gameIds, { marketTypes, bookIds: list(args.bookId), sides, periods }),
+      gameIds.length ? findSignals(ctx.db.prisma, { gameIds, marketTypes }) : [],
+    ]);
+    const labels = signalLabels(stored);
     const gameById = new Map(games.map((g, i) => [g.id, { game: g, order: i }]));
     rows.sort(
       (a, b) =>
@@ -73,6 +77,7 @@ export const LiveMovementQuery: QueryResolvers = {
         player: row.playerId ? { id: row.playerId, name: players.get(row.playerId)?.name ?? `Player ${row.playerId}`, teamId: players.get(row.playerId)?.teamId ?? null } : null,
         propType: propTypeOf(row.marketType),
         isAlternate: row.playerId ? row.lineKey !== '' : null,
+        signals: labels.get(labelKey(row.gameId, row.marketType, row.period, row.bookId)) ?? [],
       };
     });
     return { updatedAt: newest, count: records.length, records };

@@ -7,12 +7,13 @@ import { Boxscore, Game } from './Game';
 import { CoreBetTypes, Market, Markets, Outcome } from './Market';
 import { ListingQuery } from './Listing';
 import { MiddlesQuery } from './Middles';
-import { SignalsQuery } from './Signals';
+import { SignalsQuery, SignalsSubscription } from './Signals';
 import { LiveHistoricalQuery } from './LiveHistorical';
 import { LiveMovementQuery } from './LiveMovement';
 import { LiveOdds, LiveOddsFields, LiveQuery } from './LiveOdds';
 import { OddsStreamSubscription } from './OddsStream';
 import { LiveGameChange, LiveOddsChange, LiveQuoteChange } from './LiveOddsChange';
+import { PlayerQuery } from './Player';
 import { Query } from './Query';
 import { enumResolvers } from '../enums';
 import { scalarResolvers } from './scalars';
@@ -28,11 +29,12 @@ export const resolvers: Resolvers[] = [
   { Query, Mutation },
   { Query: AdminQuery, Account, ApiKeyListing },
   { Game, Boxscore, Team, League, Sportsbook },
+  { Query: PlayerQuery },
   { Markets, Market, Outcome, CoreBetTypes },
   { ConsensusRecord, BettingInfo },
   { Query: ListingQuery },
   { Query: MiddlesQuery },
-  { Query: SignalsQuery },
+  { Query: SignalsQuery, Subscription: SignalsSubscription },
   { Query: LiveQuery, LiveOdds, ...LiveOddsFields },
   { Query: LiveMovementQuery },
   { Query: LiveHistoricalQuery },

@@ -44,6 +44,7 @@ import { SIM_BOOKS } from './books';
 import { localDateOf } from './calendar';
 import { buildGame, leagueObject } from './feed-json';
 import { validateOptions, type SimGame, type SimulatorOptions } from './options';
+import { propEvent } from './props';
 import { planDay, type GamePlan } from './schedule';
 
 export { DEFAULT_SIM_TIME_ZONE, SIM_GAME_ID_BASE, type SimGame, type SimulatorOptions } from './options';
@@ -63,6 +64,11 @@ export interface Simulator {
   documentsAt(now: Date, opts?: DocumentsOptions): FeedDocument[];
   /** One game as at `now`, or undefined if it is not in the window. */
   gameAt(gameId: number, now: Date): FeedGame | undefined;
+  /**
+   * Player props as The Odds API's event-odds events at `now`, by sport key: games from 24 h before
+   * tip until closed (no bookmakers from the final on). See props.ts.
+   */
+  propEventsAt(now: Date): Map<string, Array<Record<string, unknown>>>;
 }
 
 
@@ -108,6 +114,17 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         });
       }
       return docs;
+    },
+    propEventsAt(now: Date): Map<string, Array<Record<string, unknown>>> {
+      const nowMs = instantMs(now);
+      const out = new Map<string, Array<Record<string, unknown>>>();
+      for (const plan of allPlans()) {
+        const event = propEvent(opts.seed, plan, nowMs);
+        if (!event) continue;
+        const sport = event.sport_key as string;
+        out.set(sport, [...(out.get(sport) ?? []), event]);
+      }
+      return out;
     },
     gameAt(gameId: number, now: Date): FeedGame | undefined {
       allPlans();

@@ -15,6 +15,11 @@ export interface SimulationOptions {
    * start times, clocks and the time data is seen stay consistent with `now`.
    */
   shiftMs?: number;
+  /**
+   * Also player props (default false): one document per league in The Odds API's event-odds shape
+   * (src/ingest/simulator/props.ts), after the scoreboard documents whose games they attach to.
+   */
+  props?: boolean;
 }
 
 /**
@@ -32,10 +37,29 @@ export function simulatedDocuments(now: Date, options: SimulationOptions): Sourc
   // Until every game is official (closed), so that the final score of the last one is seen too.
   const unfinished = yesterday.scheduleGames().some((g) => Date.parse(g.closed_at) > simNow.getTime());
   const bodies = [...(unfinished ? yesterday.documentsAt(simNow) : []), ...simulator.documentsAt(simNow)];
-  return bodies.map((body, i) => ({
+  const docs: SourceDocument[] = bodies.map((body, i) => ({
     name: `simulator(seed ${options.seed})@${now.toISOString()}#${i}`,
     fetchedAt: now,
     body: shiftMs === 0 ? body : shiftDocument(body, shiftMs),
+  }));
+  if (options.props) docs.push(...simulatedProps(now, simNow, shiftMs, [...(unfinished ? [yesterday] : []), simulator], options.seed));
+  return docs;
+}
+
+/**
+ * The props of the simulators' games at `simNow` as captures of The Odds API's event-odds endpoint
+ * (one per sport, labelled simulated), taken at `now`, their commence times moved by `shiftMs`.
+ */
+function simulatedProps(now: Date, simNow: Date, shiftMs: number, simulators: ReadonlyArray<ReturnType<typeof createSimulator>>, seed: number): SourceDocument[] {
+  const bySport = new Map<string, Array<Record<string, unknown>>>();
+  for (const sim of simulators) {
+    for (const [sport, events] of sim.propEventsAt(simNow)) bySport.set(sport, [...(bySport.get(sport) ?? []), ...events]);
+  }
+  return [...bySport].map(([sport, events]) => ({
+    name: `simulator(seed ${seed}) props ${sport}@${now.toISOString()}`,
+    fetchedAt: now,
+    envelope: { source: 'the-odds-api', endpoint: `/v4/sports/${sport}/events/{eventId}/odds`, odds_format: 'american', simulated: true },
+    body: events.map((e) => (shiftMs === 0 ? e : { ...e, commence_time: new Date(Date.parse(e.commence_time as string) + shiftMs).toISOString() })),
   }));
 }
 

@@ -46,6 +46,10 @@ export const liveRoutes = defineRoutes([
       book_id: id('Only this sportsbook'),
       api_key: text('The API key, for clients that cannot send Authorization (a browser EventSource)', 200),
       last_event_id: text('Resume after this event id, for clients that cannot send the Last-Event-ID header'),
+      signals: text(
+        'Opt-in line_signal events (Pro, Elite): all, or a comma-separated list of steam, reverse_line_movement, market_leader; narrowed by game_id and market_type. ' +
+          'They carry no id (not part of the sequence); docs/live-protocol.md, signal events',
+      ),
     }),
     operation: 'OddsStream',
     envelope: events(ODDS_STREAM_FIELD),
@@ -56,12 +60,14 @@ export const liveRoutes = defineRoutes([
   },
   {
     path: '/live/movement',
-    summary: 'Line movement of the games being played, one record per game, book, market, period and side (Pro, Elite)',
+    summary: 'Line movement of the games being played (or, games=upcoming, of those not started), one record per game, book, market, period and side (Pro, Elite)',
     description:
-      'open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one). ' +
+      'open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one); opened_at/changed_at: when each was first seen. ' +
       'direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total and over/under props), none. ' +
-      'market_type=player_props adds one record per player, prop_type, line (main and alternates, is_alternate), side and book, with player and prop_type (docs/player-props.md).',
+      'market_type=player_props adds one record per player, prop_type, line (main and alternates, is_alternate), side and book, with player and prop_type (docs/player-props.md). ' +
+      'signals: the stored line-movement signals (steam, reverse_line_movement, market_leader, market_follower) the record\'s book took part in (docs/signals.md).',
     params: z.object({
+      games: oneOf('live (default): the games being played; upcoming: the games not started yet (pregame opening -> current)', ENUM_VOCABULARY.MovementGames),
       game_id: ids('Only these games'),
       market_type: someOf('Only these market types (default moneyline, spread, total; player_props: every player prop)', ENUM_VOCABULARY.LiveMarketType),
       book_id: ids('Only these sportsbooks'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { list } from '../envelope';
-import { boolean, date, id, ids, someOf, text } from '../params';
+import { list, page } from '../envelope';
+import { boolean, date, id, ids, integer, someOf, text, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { MARKET_TYPES, marketFlags } from './games';
 
@@ -19,6 +19,25 @@ export const referenceRoutes = defineRoutes([
     operation: 'Teams',
     freshness: 'reference',
     envelope: list('teams'),
+  },
+  {
+    path: '/players',
+    summary: 'Players of player props (issue 22), ordered by name then id',
+    description:
+      'A player is one per league and normalised name, whatever source or spelling named them. name matches any part of the name or an alias ' +
+      'regardless of case, accents, punctuation and word order. team_id is the current team where a source or the simulator says it; ' +
+      "The Odds API's props do not, so their players have team_id null (docs/player-props.md).",
+    params: z.object({
+      name: text('Part of the name (case, accents and word order do not matter: wilson, A\'ja, Delle Donne)', 100),
+      team_id: ids('Players whose current team is one of these'),
+      league_id: id('League id (4 NBA, 5 WNBA)'),
+      player_id: ids('One or more player ids'),
+      limit: withDefault(integer('Page size', 1, 1000), 100),
+      offset: withDefault(integer('Index of the first player', 0, 2_147_483_647), 0),
+    }),
+    operation: 'Players',
+    // Not 'reference': the ingest adds players and moves them between teams as captures arrive.
+    envelope: page('players'),
   },
   {
     path: '/leagues',

@@ -32,6 +32,9 @@ const predicate = z
       prop_type: z.string({ error: 'must be a prop type such as points' }).optional(),
       min_cents: number('must be an integer number of cents').int({ error: 'must be an integer number of cents' }).optional(),
       min_points: number('must be a number of points').optional(),
+      min_books: number('must be an integer number of books').int({ error: 'must be an integer number of books' }).optional(),
+      min_tickets_percent: number('must be a percentage of the tickets').optional(),
+      min_window: number('must be a number of points').optional(),
     },
     { error: objectError('must be a JSON object such as {"type": "ev", "min_ev_per_100": 3}') },
   )
@@ -46,6 +49,9 @@ const predicate = z
     propType: p.prop_type,
     minCents: p.min_cents,
     minPoints: p.min_points,
+    minBooks: p.min_books,
+    minTicketsPercent: p.min_tickets_percent,
+    minWindow: p.min_window,
   }));
 
 const url = z.string({ error: requiredOr('must be an http or https URL') });
@@ -66,16 +72,29 @@ const PREDICATE_OPENAPI = {
   required: ['type'],
   description: 'What the webhook watches; each type takes only its own fields (docs/webhooks.md)',
   properties: {
-    type: { type: 'string', enum: [...PREDICATE_TYPES], description: 'ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status' },
-    min_ev_per_100: { type: 'number', minimum: -100, maximum: 100, description: 'ev (required): the least EV per 100 staked that fires' },
+    type: {
+      type: 'string',
+      enum: [...PREDICATE_TYPES],
+      description:
+        'ev: a price reaching min_ev_per_100; arbitrage: an arbitrage appearing; line_move: a move of min_cents or min_points; status_change: a game changing status; ' +
+        'steam, reverse_line_movement: a signal the ingest stored (docs/signals.md); middle: a middle appearing between bettable prices',
+    },
+    min_ev_per_100: { type: 'number', minimum: -100, maximum: 100, description: 'ev (required): the least EV per 100 staked that fires; middle (optional): the least EV per 100 of the pair' },
     devig: { type: 'string', enum: [...LISTING_DEVIG_METHODS], default: LISTING_DEFAULT_DEVIG_METHOD, description: 'ev: de-vig method of the reference probability' },
     game_id: { type: 'integer', minimum: 1, description: 'Only this game (every type)' },
-    book_id: { type: 'integer', minimum: 1, description: 'ev, line_move: only prices of this sportsbook' },
-    market_type: { type: 'string', enum: [...MARKET_TYPES], description: 'ev, arbitrage, line_move: only this market; player_props (ev only): every player prop instead of the game markets' },
+    book_id: { type: 'integer', minimum: 1, description: 'ev, line_move: only prices of this sportsbook; middle: only middles with a leg at it' },
+    market_type: {
+      type: 'string',
+      enum: [...MARKET_TYPES],
+      description: 'ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total; player_props (ev only): every player prop instead of the game markets',
+    },
     player_id: { type: 'integer', minimum: 1, description: 'ev on market_type player_props: only this player' },
     prop_type: { type: 'string', enum: [...PROP_TYPES], description: 'ev on market_type player_props: only this prop type' },
     min_cents: { type: 'integer', minimum: 1, maximum: 10000, description: 'line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required' },
-    min_points: { type: 'number', minimum: 0.5, maximum: 100, description: 'line_move: the least line move in points' },
+    min_points: { type: 'number', minimum: 0.5, maximum: 100, description: 'line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books' },
+    min_books: { type: 'integer', minimum: 2, maximum: 50, description: 'steam, reverse_line_movement: at least this many books moved by min_cents (moneyline) / min_points (spread, total); default: the signal as stored' },
+    min_tickets_percent: { type: 'number', minimum: 50, maximum: 100, description: 'reverse_line_movement: at least this share of the tickets on the side the line moved against' },
+    min_window: { type: 'number', minimum: 0.5, maximum: 100, description: 'middle: the least window width in points (window_high - window_low)' },
   },
 };
 const URL_OPENAPI = {

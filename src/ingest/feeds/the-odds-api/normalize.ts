@@ -38,7 +38,9 @@ export interface OddsApiOptions {
 
 /** The body's events: an array, or the historical endpoints' `{timestamp, data}`. */
 function eventsOf(body: unknown, name: string): { events: OddsApiEvent[]; at: Date | null } {
-  const parsed = Array.isArray(body) ? ODDS_API_EVENTS.safeParse(body) : ODDS_API_HISTORICAL.safeParse(body);
+  // The live event-odds endpoint answers one event, not a list: read it as a list of one.
+  const single = !!body && typeof body === 'object' && !Array.isArray(body) && !('timestamp' in body) && 'commence_time' in body;
+  const parsed = Array.isArray(body) || single ? ODDS_API_EVENTS.safeParse(single ? [body] : body) : ODDS_API_HISTORICAL.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new FeedDocumentError(name, formatPath(issue.path), issue.message);
@@ -113,6 +115,8 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
             out.quotes.push({
               gameId, bookId: book.id, marketType: prop.market, period: 'full_game', side, isLive: live, outcomeId: null, teamId: null, point,
               ...pricesAt(o.price, decimal, name, `${where}.price`), lineStatus: lineKey ? 'alternate' : 'normal', playerName: player, lineKey,
+              // A team the reference data does not know is no team (never a guess).
+              playerTeamId: o.team ? (teamByName(leagueId, o.team)?.id ?? null) : null,
             } satisfies QuoteRow);
             propQuotes++;
           });

@@ -3,6 +3,7 @@ import type { Logger } from '../../../logger';
 import { redactUrl } from '../../../redact';
 import type { SourceDocument } from '../../sources';
 import { ODDS_API_SOURCE } from './normalize';
+import { propsPollDue, propsPollNextAt } from './props-schedule';
 import type { OddsApiUsage } from './usage';
 
 /**
@@ -12,6 +13,11 @@ import type { OddsApiUsage } from './usage';
  * games are not asked for again). Each answer's usage headers feed `usage`; the waits stretch so
  * the day's spending stays within ODDS_API_DAILY_BUDGET, and polling pauses when the month's
  * quota is spent. Errors are logged by kind (401, 422, 429, timeout, other) and backed off.
+ *
+ * Player props (ODDS_API_PROP_MARKETS): `GET /v4/sports/{sport}/events/{id}/odds` per game on the
+ * props schedule (props-schedule.ts: only games starting within 24 h, more often near tip-off and in
+ * play), each costing prop markets x regions, within ODDS_API_PROPS_DAILY_BUDGET and the day's budget:
+ * a props poll that would overspend either waits for the next UTC day (docs/player-props.md).
  */
 
 export interface OddsApiPollerOptions {
@@ -50,10 +56,19 @@ const EXPLAIN: Record<OddsApiError['kind'], string> = {
   network: 'The Odds API could not be reached: backing off',
 };
 
+/** Regions a request is charged for: its regions, or one per 10 bookmakers. */
+function chargedRegions(config: OddsApiConfig): number {
+  return Math.max(1, config.bookmakers.length ? Math.ceil(config.bookmakers.length / 10) : config.regions.length);
+}
+
 /** The credits one odds request costs: markets x regions, or x one region per 10 bookmakers. */
 export function oddsRequestCost(config: OddsApiConfig): number {
-  const regions = config.bookmakers.length ? Math.ceil(config.bookmakers.length / 10) : config.regions.length;
-  return Math.max(1, config.markets.length) * Math.max(1, regions);
+  return Math.max(1, config.markets.length) * chargedRegions(config);
+}
+
+/** The credits one game's props request costs (event-odds endpoint): prop markets x regions. */
+export function propsRequestCost(config: OddsApiConfig): number {
+  return config.propMarkets.length * chargedRegions(config);
 }
 
 /** A started game neither the odds nor the scores carry any more is forgotten this long after its start. */
@@ -68,6 +83,12 @@ interface SportState {
   open: Map<string, number>;
   /** Games the scores said completed: never followed again, though the odds may still list them a while. */
   done: Set<string>;
+  /** When the props of each game were last asked for (event id -> ms). */
+  propsPolledAt: Map<string, number>;
+  /** When a game's props are next due (Infinity: none). */
+  propsNextAt: number;
+  /** Props polls wait until then: the props or day's budget is spent (the next UTC day). */
+  propsBlockedUntil: number;
 }
 
 export function startOddsApiPoller(options: OddsApiPollerOptions): OddsApiPoller {
@@ -75,7 +96,10 @@ export function startOddsApiPoller(options: OddsApiPollerOptions): OddsApiPoller
   const now = options.now ?? (() => new Date());
   const maxBackoff = options.maxBackoffMs ?? 3_600_000;
   const controller = new AbortController();
-  const sports: SportState[] = config.sports.map((sport) => ({ sport, nextAt: 0, failures: 0, open: new Map(), done: new Set() }));
+  const sports: SportState[] = config.sports.map((sport) => ({ sport, nextAt: 0, failures: 0, open: new Map(), done: new Set(), propsPolledAt: new Map(), propsNextAt: Infinity, propsBlockedUntil: 0 }));
+  /** Credits the props polls spent on the UTC day `propsDay`. */
+  let propsDay = '';
+  let propsSpent = 0;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 
@@ -157,6 +181,62 @@ export function startOddsApiPoller(options: OddsApiPollerOptions): OddsApiPoller
     if (started.length && usage.spentToday < usage.dailyBudget) await request(`/v4/sports/${state.sport}/scores`, { daysFrom: '1', dateFormat: 'iso', eventIds: started.join(',') }, 'scores', state.sport);
   };
 
+  /** When the next props poll of `state` is due: the earliest game due (see props-schedule.ts). */
+  const propsDueAt = (state: SportState, at: Date): number => {
+    if (!config.propMarkets.length) return Infinity;
+    let next = Infinity;
+    for (const [id, start] of state.open) {
+      const last = state.propsPolledAt.get(id);
+      next = Math.min(next, propsPollNextAt(new Date(start), at, last === undefined ? null : new Date(last)) ?? Infinity);
+    }
+    return next;
+  };
+
+  /**
+   * The props of every game of `state` due now, one event-odds request each, while the props budget
+   * and the day's budget allow; when they do not, props wait for the next UTC day. A failed request
+   * is logged and the game waits for its next interval: the game odds of the sport go on.
+   */
+  const pollProps = async (state: SportState) => {
+    const cost = propsRequestCost(config);
+    const params: Record<string, string> = { markets: config.propMarkets.join(','), oddsFormat: config.oddsFormat, dateFormat: 'iso' };
+    if (config.bookmakers.length) params['bookmakers'] = config.bookmakers.join(',');
+    else params['regions'] = config.regions.join(',');
+    for (const [id, start] of [...state.open].sort((a, b) => a[1] - b[1])) {
+      if (controller.signal.aborted) return;
+      const at = now();
+      const last = state.propsPolledAt.get(id);
+      if (!propsPollDue(new Date(start), at, last === undefined ? null : new Date(last))) continue;
+      usage.rollDay(at);
+      if (propsDay !== usage.day) [propsDay, propsSpent] = [usage.day, 0];
+      if (propsSpent + cost > config.propsDailyBudget || usage.spentToday + cost > usage.dailyBudget) {
+        // Once per sport and day: the block lasts until the next UTC day.
+        logger.warn({ source: ODDS_API_SOURCE, sport: state.sport, propsSpentToday: propsSpent, propsBudget: config.propsDailyBudget, spentToday: usage.spentToday, budget: usage.dailyBudget }, 'The Odds API props budget of the day is spent: props polls wait for the next UTC day');
+        state.propsBlockedUntil = Date.parse(`${usage.day}T00:00:00.000Z`) + 86_400_000;
+        break;
+      }
+      state.propsPolledAt.set(id, at.getTime());
+      propsSpent += cost;
+      const path = `/v4/sports/${state.sport}/events/${id}/odds`;
+      try {
+        await request(path, params, path, state.sport);
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        const kind = error instanceof OddsApiError ? error.kind : 'http';
+        usage.lastError = { kind, at: now(), message: (error as Error).message };
+        logger[kind === 'unauthorized' || kind === 'unprocessable' ? 'error' : 'warn'](
+          { source: ODDS_API_SOURCE, sport: state.sport, event: id, kind, detail: (error as Error).message },
+          EXPLAIN[kind as OddsApiError['kind']] ?? 'The Odds API props poll failed',
+        );
+        // A refusal or a limit stops this round; the game is asked again at its next interval.
+        break;
+      }
+    }
+    // Games no longer followed (completed, or dropped) leave the map, so it stays the size of a slate.
+    for (const id of state.propsPolledAt.keys()) if (!state.open.has(id)) state.propsPolledAt.delete(id);
+    state.propsNextAt = propsDueAt(state, now());
+  };
+
   const tick = async () => {
     const at = now().getTime();
     for (const state of sports) {
@@ -166,6 +246,7 @@ export function startOddsApiPoller(options: OddsApiPollerOptions): OddsApiPoller
         await pollSport(state);
         state.failures = 0;
         state.nextAt = at + waitFor(state, now().getTime());
+        state.propsNextAt = Math.min(state.propsNextAt, propsDueAt(state, now()));
       } catch (error) {
         if (controller.signal.aborted) return;
         state.failures++;
@@ -181,8 +262,13 @@ export function startOddsApiPoller(options: OddsApiPollerOptions): OddsApiPoller
         );
       }
     }
+    for (const state of sports) {
+      if (controller.signal.aborted) return;
+      const at = now().getTime();
+      if (state.propsNextAt <= at && state.propsBlockedUntil <= at) await pollProps(state);
+    }
     if (controller.signal.aborted) return;
-    const next = Math.min(...sports.map((s) => s.nextAt));
+    const next = Math.min(...sports.map((s) => Math.min(s.nextAt, Math.max(s.propsNextAt, s.propsBlockedUntil))));
     timer = setTimeout(() => (running = tick()), Math.max(10, next - now().getTime()));
   };
   running = tick();

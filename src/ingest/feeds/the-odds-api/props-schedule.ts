@@ -11,6 +11,9 @@ export const PROPS_POLL_SCHEDULE: ReadonlyArray<{ readonly before: number; reado
   { before: 24 * 60 * MINUTE, every: 60 * MINUTE },
 ];
 
+/** How long before tip-off a game's props start being polled (the schedule's widest row). */
+export const PROPS_POLL_WINDOW = PROPS_POLL_SCHEDULE[PROPS_POLL_SCHEDULE.length - 1]!.before;
+
 /** How long after its start a game's props are still polled (a WNBA or NBA game lasts about 2.5 h). */
 export const PROPS_POLL_IN_PLAY = 3 * 60 * MINUTE;
 
@@ -20,6 +23,16 @@ export function propsPollInterval(start: Date, now: Date): number | null {
   if (untilStart < -PROPS_POLL_IN_PLAY) return null;
   if (untilStart <= 0) return PROPS_POLL_SCHEDULE[0]!.every;
   return PROPS_POLL_SCHEDULE.find((row) => untilStart <= row.before)?.every ?? null;
+}
+
+/**
+ * When a game's props are next due, given when they were last polled (null: never): now or later,
+ * the instant it enters the window, or null when it is past being polled.
+ */
+export function propsPollNextAt(start: Date, now: Date, lastPolledAt: Date | null): number | null {
+  const every = propsPollInterval(start, now);
+  if (every === null) return start.getTime() - now.getTime() > PROPS_POLL_WINDOW ? start.getTime() - PROPS_POLL_WINDOW : null;
+  return lastPolledAt === null ? now.getTime() : Math.max(now.getTime(), lastPolledAt.getTime() + every);
 }
 
 /** Whether a game's props are due at `now`, given when they were last polled (null: never). */

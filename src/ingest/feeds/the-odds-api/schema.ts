@@ -14,6 +14,11 @@ const outcome = z.object({
   point: z.number().nullish(),
   /** The team of a team total, the player of a prop. */
   description: z.string().nullish(),
+  /**
+   * Not in The Odds API's responses: the simulator's props (src/ingest/simulator/props.ts) name the
+   * player's team here (its full name). Real props leave the team unknown (docs/player-props.md).
+   */
+  team: z.string().nullish(),
 });
 
 const market = z.object({

@@ -1,0 +1,22 @@
+import { SEMI_SPACE_MB, v8FlagsFor } from '../../src/cli/v8-flags';
+
+// Which V8 flags `odds` restarts itself with (docs/operations.md, "Memory"); the restart itself is
+// checked on the real command in test/integration/cli.test.ts.
+const base = { execArgv: [], nodeOptions: undefined, databaseUrl: undefined };
+const semiSpace = `--max-semi-space-size=${SEMI_SPACE_MB}`;
+
+test.each([
+  ['serve on the embedded store', [semiSpace, '--liftoff-only'], { ...base, args: ['serve'] }],
+  ['the demo (serve --simulate)', [semiSpace, '--liftoff-only'], { ...base, args: ['serve', '--simulate'] }],
+  ['an empty DATABASE_URL (the embedded store, as config reads it)', [semiSpace, '--liftoff-only'], { ...base, args: ['serve'], databaseUrl: '' }],
+  ['serve on PostgreSQL', [semiSpace], { ...base, args: ['serve'], databaseUrl: 'postgresql://db/odds' }],
+  ['ingest', [], { ...base, args: ['ingest', 'feed.jsonl'] }],
+  ['keys', [], { ...base, args: ['keys', 'list'] }],
+  ['no command (help)', [], { ...base, args: [] }],
+  ['a semi-space given on the command line', ['--liftoff-only'], { ...base, args: ['serve'], execArgv: ['--max-semi-space-size=8'] }],
+  ['a semi-space given in NODE_OPTIONS, spelled with underscores', ['--liftoff-only'], { ...base, args: ['serve'], nodeOptions: '--experimental-vm-modules --max_semi_space_size=4' }],
+  ['--no-liftoff-only given', [semiSpace], { ...base, args: ['serve'], execArgv: ['--no-liftoff-only'] }],
+  ['both already given (the restarted process)', [], { ...base, args: ['serve'], execArgv: [semiSpace, '--liftoff-only'] }],
+])('when the command is %s, then the flags added are %j', (_name, flags, context) => {
+  expect(v8FlagsFor(context)).toEqual(flags);
+});
