@@ -19,6 +19,7 @@ import { checkSomeOf, dayOrToday, invalidParameter, list, parsePage } from '../a
 import type { GraphQLContext } from '../context';
 import { buildListing, type ListingBook } from '../../domain';
 import { checkAsOf } from '../point-in-time';
+import { listingRowsBytes } from '../listing-memo';
 import { chooseShown } from '../quotes';
 import { presentEntry, type TeamBriefModel } from '../present-listing';
 
@@ -118,7 +119,7 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
   const scope = { ...range, gameIds, teamIds: run.teamIds, marketType, period };
   const read = () => findListingRows(ctx.db.prisma, scope, asOf ?? undefined);
   const rows = ctx.listingMemo
-    ? await ctx.listingMemo.get(JSON.stringify({ ...scope, asOf: asOf?.toISOString() ?? null }), read, (r) => r.quotes.length)
+    ? await ctx.listingMemo.get(JSON.stringify({ ...scope, asOf: asOf?.toISOString() ?? null }), read, listingRowsBytes)
     : await read();
   const books = new Map<number, ListingBook>(rows.books.map((b) => [b.id, b]));
   // At an instant, each book's price is the one its game showed then (pregame before the start, live
