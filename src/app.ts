@@ -24,6 +24,7 @@ import { countFreshQuotes } from './db/listing-repository';
 import { localDateOf } from './domain';
 import { AppError, ERRORS, isDatabaseUnavailable } from './errors';
 import { createContext, type GraphQLContext } from './graphql/context';
+import { createListingMemo, type ListingMemoEntry } from './graphql/listing-memo';
 import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from './graphql/limits';
 import { buildSchema } from './graphql/schema';
 import { createTransportCore } from './transports/core';
@@ -41,7 +42,7 @@ import { createMetrics, type Metrics } from './metrics';
 import { redactUrl } from './redact';
 import { errorBody } from './rest/envelope';
 import { buildOpenApi } from './rest/openapi';
-import type { CacheEvent } from './rest/bounded-cache';
+import { BoundedCache, type CacheEvent } from './rest/bounded-cache';
 import { createResponseCache, dropExpired } from './rest/response-cache';
 import { createRestHandler, type Admission } from './rest/router';
 import { createGraphQLGetHandler, createPersistedQueryStore } from './rest/graphql-get';
@@ -151,7 +152,7 @@ export function createApp(deps: AppDeps): App {
     await authenticator.keyChanged(change);
     await deps.bus.publish('keys', change);
   };
-  const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone, keyChanged, allowPrivateWebhookTargets: deps.config.webhooks.allowPrivateTargets });
+  const contextFor = (auth: Auth): GraphQLContext => createContext({ auth, db: deps.db, now: now(), timeZone: deps.config.leagueTimeZone, keyChanged, allowPrivateWebhookTargets: deps.config.webhooks.allowPrivateTargets, listingMemo });
 
   // The data version every cached body keys on: ingests (bus) and what the clock decides in a body
   // (the league's "today", quotes ageing into staleness), read at a coarse tick.
@@ -163,6 +164,15 @@ export function createApp(deps: AppDeps): App {
     tickMs: 5000,
     onError: (err) => deps.logger.warn({ err }, 'data version clock check failed'),
   });
+  // The listing rows read under the current data version, shared by the pages of one listing;
+  // bounded in bytes like every other cache (LISTING_ROWS_MAX_BYTES).
+  const listingRows = new BoundedCache<ListingMemoEntry>({
+    maxBytes: deps.config.cacheBytes.listingRows,
+    sizeOf: (entry) => entry.bytes,
+    onEvent: cacheEvents('listing_rows'),
+  });
+  metrics.watchCacheBytes('listing_rows', () => listingRows.calculatedSize, deps.config.cacheBytes.listingRows);
+  const listingMemo = createListingMemo(() => dataVersion.current, listingRows);
 
   /**
    * Authentication then rate limiting, for REST and GraphQL alike. API keys draw on their plan's

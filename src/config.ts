@@ -89,6 +89,8 @@ export interface CacheBytes {
   parsedUrls: number;
   /** PERSISTED_QUERIES_MAX_BYTES: automatic persisted queries (registered by keyed requests only), and as much for parsed GraphQL GET documents. */
   persistedQueries: number;
+  /** LISTING_ROWS_MAX_BYTES: the rows of the cross-game listings read under the current data version (graphql/listing-memo.ts). */
+  listingRows: number;
 }
 
 /** How the ingesting process evaluates and sends webhooks (WEBHOOK_*). */
@@ -164,6 +166,7 @@ const schema = z.object({
   REST_CACHE_MAX_BYTES: int(65_536, 2 ** 40).default(32 * 1_048_576),
   PARSED_URLS_MAX_BYTES: int(65_536, 2 ** 40).default(4 * 1_048_576),
   PERSISTED_QUERIES_MAX_BYTES: int(65_536, 2 ** 40).default(4 * 1_048_576),
+  LISTING_ROWS_MAX_BYTES: int(65_536, 2 ** 40).default(32 * 1_048_576),
   DEBUG_ERRORS: z.enum(['true', 'false', '1', '0']).default('false'),
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false', '1', '0']).default('true'),
   RATE_LIMIT_STARTER: int(1, 1_000_000).default(DEFAULT_RATE_LIMITS.starter),
@@ -233,7 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorIntervalMs: e.SIMULATOR_INTERVAL_MS,
     simulatorClock: e.SIMULATOR_CLOCK,
     restCacheMs: e.REST_CACHE_MS,
-    cacheBytes: Object.freeze({ responses: e.REST_CACHE_MAX_BYTES, parsedUrls: e.PARSED_URLS_MAX_BYTES, persistedQueries: e.PERSISTED_QUERIES_MAX_BYTES }),
+    cacheBytes: Object.freeze({ responses: e.REST_CACHE_MAX_BYTES, parsedUrls: e.PARSED_URLS_MAX_BYTES, persistedQueries: e.PERSISTED_QUERIES_MAX_BYTES, listingRows: e.LISTING_ROWS_MAX_BYTES }),
     debugErrors: e.DEBUG_ERRORS === 'true' || e.DEBUG_ERRORS === '1',
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION === 'true' || e.GRAPHQL_INTROSPECTION === '1',
     liveConnections: Object.freeze({ starter: e.LIVE_CONNECTIONS_STARTER, pro: e.LIVE_CONNECTIONS_PRO, elite: e.LIVE_CONNECTIONS_ELITE }),

@@ -23,6 +23,9 @@ export interface ClosingRow {
   marketType: string;
   period: string;
   side: string;
+  /** Player props: the player (0 on game markets) and the alternate line's key ('' on a main line). */
+  playerId: number;
+  lineKey: string;
   /** Null when the outcome has no pregame price before the cutoff. */
   close: { point: number | null; american: number; seenAt: Date } | null;
 }
@@ -50,11 +53,11 @@ export async function findClosingRows(prisma: PrismaClient, cutoffs: ReadonlyMap
   const values = Prisma.join([...cutoffs].map(([id, at]) => Prisma.sql`(${id}::int, ${at.toISOString()}::timestamp(3))`));
   const conditions = [Prisma.sql`h."gameId" IN (${Prisma.join([...cutoffs.keys()])})`, ...scopeConditions(inThreeMarkets(scope), 'h')];
   const rows = await prisma.$queryRaw<
-    Array<{ gameId: number; bookId: number; marketType: string; period: string; side: string; point: number | null; american: number | null; seenAt: Date | null }>
+    Array<{ gameId: number; bookId: number; marketType: string; period: string; side: string; playerId: number; lineKey: string; point: number | null; american: number | null; seenAt: Date | null }>
   >`
     WITH c("gameId", "cutoff") AS (VALUES ${values}),
     o AS (
-      SELECT DISTINCT h."gameId", h."bookId", h."marketType", h."period", h."side"
+      SELECT DISTINCT h."gameId", h."bookId", h."marketType", h."period", h."side", h."playerId", h."lineKey"
       FROM "OddsHistory" h WHERE ${Prisma.join(conditions, ' AND ')}
     )
     SELECT o.*, last."point", last."american", last."seenAt"
@@ -62,16 +65,19 @@ export async function findClosingRows(prisma: PrismaClient, cutoffs: ReadonlyMap
     LEFT JOIN LATERAL (
       SELECT h."point", h."american", h."seenAt" FROM "OddsHistory" h
       WHERE h."gameId" = o."gameId" AND h."bookId" = o."bookId" AND h."marketType" = o."marketType"
-        AND h."period" = o."period" AND h."side" = o."side" AND h."isLive" = false AND h."seenAt" < c."cutoff"
+        AND h."period" = o."period" AND h."side" = o."side" AND h."playerId" = o."playerId" AND h."lineKey" = o."lineKey"
+        AND h."isLive" = false AND h."seenAt" < c."cutoff"
       ORDER BY h."seenAt" DESC, h."id" DESC LIMIT 1
     ) last ON true
-    ORDER BY o."gameId", o."bookId", o."marketType", o."period", o."side"`;
+    ORDER BY o."gameId", o."bookId", o."marketType", o."period", o."side", o."playerId", o."lineKey"`;
   return rows.map((r) => ({
     gameId: Number(r.gameId),
     bookId: Number(r.bookId),
     marketType: r.marketType,
     period: r.period,
     side: r.side,
+    playerId: Number(r.playerId),
+    lineKey: r.lineKey,
     close: r.american === null || r.seenAt === null ? null : { point: r.point === null ? null : Number(r.point), american: Number(r.american), seenAt: new Date(r.seenAt) },
   }));
 }

@@ -241,3 +241,16 @@ function toQuote(r: HistoryRow): HistoricalQuote {
     source: r.source,
   };
 }
+
+/**
+ * The player prop prices of each game within `scope` (its prop market types and books): the number
+ * of prop outcomes whose history a snapshot probes, pregame and live, counted before any is read so
+ * that /historical can refuse a page its cost model does not allow (docs/player-props.md).
+ */
+export async function countPropPrices(prisma: PrismaClient, gameIds: readonly number[], scope: QuoteScope): Promise<Map<number, number>> {
+  if (!gameIds.length) return new Map();
+  const conditions = [Prisma.sql`q."gameId" IN (${Prisma.join([...gameIds])})`, Prisma.sql`q."playerId" <> 0`, ...scopeConditions(scope, 'q')];
+  const rows = await prisma.$queryRaw<Array<{ gameId: number; n: bigint | number }>>`
+    SELECT q."gameId", COUNT(*) AS n FROM "Quote" q WHERE ${Prisma.join(conditions, ' AND ')} GROUP BY q."gameId"`;
+  return new Map(rows.map((r) => [Number(r.gameId), Number(r.n)]));
+}

@@ -27,6 +27,9 @@ export interface MovementRow {
   marketType: string;
   period: string;
   side: string;
+  /** Player props: the player (0 on game markets) and the alternate line's key ('' on a main line). */
+  playerId: number;
+  lineKey: string;
   open: OpeningPrice;
   current: Quote;
 }
@@ -75,12 +78,14 @@ export async function findLiveGames(prisma: PrismaClient, statuses: readonly str
   return games.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }
 
-const outcomeKey = (r: { gameId: number; bookId: number; marketType: string; period: string; side: string }) =>
-  `${r.gameId}|${r.bookId}|${r.marketType}|${r.period}|${r.side}`;
+// A prop's outcome is also keyed by its player and line: each alternate line moves on its own.
+const outcomeKey = (r: { gameId: number; bookId: number; marketType: string; period: string; side: string; playerId: number; lineKey: string }) =>
+  `${r.gameId}|${r.bookId}|${r.marketType}|${r.period}|${r.side}|${r.playerId}|${r.lineKey}`;
 
 /**
  * Opening and current price of every available outcome of `gameIds` within `scope`: one row per
- * game, book, market, period and side. Current is the book's live quote when it has an available
+ * game, book, market, period and side (and, on player props, player and line: `scope` names the prop
+ * market types; without market types the three markets only). Current is the book's live quote when it has an available
  * one, otherwise its pregame quote; open is the opening price stored on the quote when it was first
  * seen (the pregame one when the outcome has both). One read of the current quotes, no history.
  */
@@ -101,7 +106,17 @@ export async function findLineMovement(prisma: PrismaClient, gameIds: readonly n
   }
   const rows: MovementRow[] = [];
   for (const [key, q] of current) {
-    rows.push({ gameId: q.gameId, bookId: q.bookId, marketType: q.marketType, period: q.period, side: q.side, open: open.get(key)!, current: q });
+    rows.push({
+      gameId: q.gameId,
+      bookId: q.bookId,
+      marketType: q.marketType,
+      period: q.period,
+      side: q.side,
+      playerId: q.playerId,
+      lineKey: q.lineKey,
+      open: open.get(key)!,
+      current: q,
+    });
   }
   return rows;
 }

@@ -14,6 +14,9 @@
 //   With the point unchanged, a price move still says where the market went: for spread the side's
 //   implied probability (up = towards_favorite), for total the side's implied probability (over up or
 //   under down = towards_over). `none` when neither point nor price moved.
+//   Player props follow their row of the market-type table: an over/under prop moves like a total
+//   (its line is the player's number), a yes/no prop (double-double) like a moneyline (by price).
+import { MARKET_TYPE_TABLE, type MarketTypeDefinition } from './market-types';
 import { americanToImpliedProbability } from './odds-format';
 
 export const MOVEMENT_DIRECTIONS = ['towards_favorite', 'towards_underdog', 'towards_over', 'towards_under', 'none'] as const;
@@ -50,21 +53,22 @@ function sign(delta: number): -1 | 0 | 1 {
 }
 
 /**
- * Movement of one outcome from `open` to `current`. `marketType` is moneyline, spread or total;
- * `side` is home/away (spread, moneyline) or over/under (total). A spread or total price without a
- * point is compared by price alone.
+ * Movement of one outcome from `open` to `current`. `marketType` is a stored market type (moneyline,
+ * spread, total, a team total or a player prop); `side` is one of its sides. A price of a market
+ * with a line but without a point is compared by price alone.
  * @throws InvalidOddsError when a price is not valid American odds.
  */
 export function lineMovement(marketType: string, side: string, open: PricePoint, current: PricePoint): LineMovement {
   const probabilityMove = sign(americanToImpliedProbability(current.american) - americanToImpliedProbability(open.american));
-  const byLine = marketType !== 'moneyline' && open.point !== null && current.point !== null;
+  const line = (MARKET_TYPE_TABLE as Record<string, MarketTypeDefinition>)[marketType]?.line ?? 'handicap';
+  const byLine = line !== 'none' && open.point !== null && current.point !== null;
   const openLine = byLine ? open.point! : open.american;
   const currentLine = byLine ? current.point! : current.american;
   const absoluteChange = byLine ? Math.abs(currentLine - openLine) : Math.abs(americanToCents(current.american) - americanToCents(open.american));
   const pointMove = byLine ? sign(currentLine - openLine) : 0;
 
   let direction: MovementDirection = 'none';
-  if (marketType === 'total') {
+  if (line === 'total') {
     // A price move on the under at an unchanged total says the opposite of the same move on the over.
     const priceTowardsOver = side === 'under' ? -probabilityMove : probabilityMove;
     const move = pointMove !== 0 ? pointMove : priceTowardsOver;

@@ -151,6 +151,11 @@ export interface BuildListingInput {
   propMarkets?: readonly string[] | null | undefined;
   /** Pregame prices only, live prices only, or all (default DEFAULT_LIVE_FILTER). */
   live?: LiveFilter | undefined;
+  /**
+   * Only this slice of the sorted listing (default all): the order needs each price's value only, so
+   * the rest of an entry (staleness, bettability, arbitrage) is computed for the slice alone.
+   */
+  page?: { offset: number; limit: number } | undefined;
 }
 
 /** A middle (domain/middles.ts) between two bettable prices of one market. */
@@ -447,7 +452,9 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
   const playerFilter = input.playerIds ? new Set(input.playerIds) : null;
   const propFilter = input.propMarkets ? new Set(input.propMarkets) : null;
   const live = input.live ?? DEFAULT_LIVE_FILTER;
-  const entries: ListingEntry[] = [];
+  // The order first (price, or value: the EV per 100 against the reference, which needs no flag),
+  // then the entries of the page only: the same entries as building all and cutting the page.
+  const listed: Array<{ view: MarketView; quote: ListingQuote; value: number | null }> = [];
   for (const view of marketViews(input)) {
     if (propFilter && !propFilter.has(view.marketType)) continue;
     if (playerFilter && !playerFilter.has(view.quotes[0]!.playerId ?? 0)) continue;
@@ -456,10 +463,18 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
       if (sideFilter && !sideFilter.has(q.side)) continue;
       if ((live === 'pregame' && q.isLive) || (live === 'live' && !q.isLive)) continue;
       if (teamFilter && (q.teamId === null || !teamFilter.has(q.teamId))) continue;
-      entries.push(entryFor(view, q, bookOf(q.bookId), devigMethod, prefer, now));
+      listed.push({ view, quote: q, value: input.sort === 'value' ? valueOf(view, q, prefer) : null });
     }
   }
-  return entries.sort(input.sort === 'odds' ? byOdds : byValue);
+  listed.sort(input.sort === 'odds' ? byOdds : byValue);
+  const page = input.page ? listed.slice(input.page.offset, input.page.offset + input.page.limit) : listed;
+  return page.map(({ view, quote }) => entryFor(view, quote, bookOf(quote.bookId), devigMethod, prefer, now));
+}
+
+/** The value `sort=value` orders by: the entry's ev_per_100 (entryFor), null without a reference. */
+function valueOf(view: MarketView, q: ListingQuote, prefer: ReferenceChoice): number | null {
+  const reference = view.reference(q.side, view.lineOf(q), prefer);
+  return reference ? valueMetrics({ decimalOdds: q.decimal, trueProbability: reference.probability, stale: false, arbitrage: false }).ev_per_100 : null;
 }
 
 /**
@@ -531,7 +546,10 @@ function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: 
   return { quote: q, game: view.game, book, value: ev.ev_per_100, ev };
 }
 
-function tieBreak(a: ListingEntry, b: ListingEntry): number {
+/** What the order reads of an entry: its price and its value. */
+type Ranked = Pick<ListingEntry, 'quote' | 'value'>;
+
+function tieBreak(a: Ranked, b: Ranked): number {
   return (
     a.quote.gameId - b.quote.gameId ||
     (a.quote.playerId ?? 0) - (b.quote.playerId ?? 0) ||
@@ -543,11 +561,11 @@ function tieBreak(a: ListingEntry, b: ListingEntry): number {
   );
 }
 
-function byOdds(a: ListingEntry, b: ListingEntry): number {
+function byOdds(a: Ranked, b: Ranked): number {
   return b.quote.decimal - a.quote.decimal || tieBreak(a, b);
 }
 
-function byValue(a: ListingEntry, b: ListingEntry): number {
+function byValue(a: Ranked, b: Ranked): number {
   if (a.value === null || b.value === null) {
     if (a.value !== b.value) return a.value === null ? 1 : -1;
     return tieBreak(a, b);

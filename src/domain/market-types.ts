@@ -187,3 +187,22 @@ export const SIDES_BY_MARKET: Readonly<Record<StoredMarketType, readonly [Side, 
 /** Market types of the live filters; player_props selects every player prop. */
 export const LIVE_MARKET_TYPES = [...MARKET_TYPES, 'player_props'] as const;
 export type LiveMarketType = (typeof LIVE_MARKET_TYPES)[number];
+
+/**
+ * The stored market types a list of filter words stands for (`player_props` is every player prop),
+ * without repeats, in the order given; undefined for an absent or empty list (no narrowing).
+ */
+export function storedMarketTypesOf(words: readonly string[] | null | undefined): StoredMarketType[] | undefined {
+  if (!words?.length) return undefined;
+  const out = new Set<StoredMarketType>();
+  for (const w of words) {
+    if (w === 'player_props') for (const t of PROP_MARKET_TYPES) out.add(t);
+    else if (w in MARKET_TYPE_TABLE) out.add(w as StoredMarketType);
+  }
+  return [...out];
+}
+
+/** The `prop_type` word of a player prop's market type (points, rebounds, ...), or null on a game market. */
+export function propTypeOf(marketType: string): string | null {
+  return isPropMarket(marketType) ? (MARKET_TYPE_TABLE[marketType as StoredMarketType] as MarketTypeDefinition).propType! : null;
+}

@@ -2,7 +2,22 @@ import type { Game } from '../db/client';
 import { findClosingRows, findGameCaptureFacts, type ClosingRow } from '../db/closing-repository';
 import type { QuoteScope } from '../db/movement-repository';
 import type { SportsbookRow } from '../db/odds-repository';
-import { americanToDecimal, closingCutoff, closingGap, decimalToFractional, type ClosingGap, type DevigMethod, type League, type MarketType, type Period, type Side } from '../domain';
+import {
+  americanToDecimal,
+  closingCutoff,
+  closingGap,
+  decimalToFractional,
+  isPropMarket,
+  propTypeOf,
+  SIDES,
+  type ClosingGap,
+  type DevigMethod,
+  type League,
+  type LiveMarketType,
+  type MarketType,
+  type Period,
+  type Side,
+} from '../domain';
 import type { ClosingLine, ClosingPrice } from './__generated__/resolvers-types';
 import type { GraphQLContext } from './context';
 import { MarketView, type ListingQuote } from '../domain';
@@ -42,8 +57,13 @@ export async function loadClosing(ctx: GraphQLContext, games: readonly Game[], s
     const settled = f.firstLiveAt !== null || cutoff.at <= ctx.now || f.status !== 'scheduled';
     gameInfo.set(f.gameId, { game, cutoffAt: cutoff.at, firstSeenAt: f.firstSeenAt, source: cutoff.source, settled });
   }
-  const rows = await findClosingRows(ctx.db.prisma, new Map([...gameInfo].map(([id, g]) => [id, g.cutoffAt])), scope);
+  // The schema's Side has no yes/no yet: the closes of yes/no props (double-double) are left out (docs/player-props.md).
+  const rows = (await findClosingRows(ctx.db.prisma, new Map([...gameInfo].map(([id, g]) => [id, g.cutoffAt])), scope)).filter((r) => (SIDES as readonly string[]).includes(r.side));
   const books = await booksOf(ctx, rows);
+  const playerIds = [...new Set(rows.flatMap((r) => (r.playerId ? [r.playerId] : [])))];
+  const players = new Map(
+    (await ctx.loaders.playerById.loadMany(playerIds)).flatMap((p, i) => (p && !(p instanceof Error) ? [[playerIds[i]!, p] as const] : [])),
+  );
   const lines = rows.map((r): ClosingLine => {
     const g = gameInfo.get(r.gameId)!;
     const gap: ClosingGap | null = closingGap(r.close !== null, g.firstSeenAt, g.cutoffAt);
@@ -53,7 +73,11 @@ export async function loadClosing(ctx: GraphQLContext, games: readonly Game[], s
       bookId: r.bookId,
       bookName: book?.name ?? null,
       bookIsAggregate: book?.isAggregate ?? false,
-      marketType: r.marketType as MarketType,
+      // A prop's close is listed under player_props with its prop type, player and line (docs/player-props.md).
+      marketType: (isPropMarket(r.marketType) ? 'player_props' : r.marketType) as LiveMarketType,
+      propType: propTypeOf(r.marketType),
+      player: r.playerId ? { id: r.playerId, name: players.get(r.playerId)?.name ?? `Player ${r.playerId}`, teamId: players.get(r.playerId)?.teamId ?? null } : null,
+      isAlternate: r.playerId ? r.lineKey !== '' : null,
       period: r.period as Period,
       side: r.side as Side,
       point: r.close?.point ?? null,

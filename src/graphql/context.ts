@@ -2,6 +2,7 @@ import type { Auth } from '../auth/authenticate';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/client';
 import type { KeyChangeEvent } from '../events/bus';
+import type { ListingMemo } from './listing-memo';
 import { createLoaders, type Loaders } from './loaders';
 
 export type { Auth } from '../auth/authenticate';
@@ -24,6 +25,8 @@ export interface GraphQLContext {
   keyChanged?: ((change: KeyChangeEvent) => Promise<void>) | undefined;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhooks may point at private and loopback addresses (tests, demo). */
   allowPrivateWebhookTargets: boolean;
+  /** The built listings of the current data version (listing-memo.ts); absent: every page builds its listing. */
+  listingMemo?: ListingMemo | undefined;
 }
 
 /** A fresh context: new DataLoaders, so nothing is cached across requests. */
@@ -34,6 +37,7 @@ export function createContext(input: {
   timeZone: string;
   keyChanged?: GraphQLContext['keyChanged'];
   allowPrivateWebhookTargets?: boolean;
+  listingMemo?: ListingMemo;
 }): GraphQLContext {
   return {
     auth: input.auth,
@@ -44,5 +48,6 @@ export function createContext(input: {
     timeZone: input.timeZone,
     keyChanged: input.keyChanged,
     allowPrivateWebhookTargets: input.allowPrivateWebhookTargets ?? false,
+    listingMemo: input.listingMemo,
   };
 }

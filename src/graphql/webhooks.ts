@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DEFAULT_DEVIG_METHOD, MIDDLE_MARKET_TYPES, type DevigMethod, type MarketType, type WebhookPredicateType } from '../domain';
+import { DEFAULT_DEVIG_METHOD, MIDDLE_MARKET_TYPES, PROP_TYPES, type DevigMethod, type LiveMarketType, type WebhookPredicateType } from '../domain';
 import type { DeliveryRow, WebhookRow } from '../db/webhook-repository';
 import { invalidParameter, refuseControlCharacters } from './arguments';
 import { isPrivateHost } from './webhook-target';
@@ -20,7 +20,11 @@ export interface WebhookPredicateModel {
   devig?: DevigMethod;
   gameId?: number;
   bookId?: number;
-  marketType?: MarketType;
+  /** A game market, or player_props (ev only: every player prop). */
+  marketType?: LiveMarketType;
+  /** ev on player_props: only this player's props, only this prop type (points, rebounds, ...). */
+  playerId?: number;
+  propType?: string;
   minCents?: number;
   minPoints?: number;
   minBooks?: number;
@@ -34,7 +38,9 @@ type PredicateInput = {
   devig?: DevigMethod | null | undefined;
   gameId?: number | null | undefined;
   bookId?: number | null | undefined;
-  marketType?: MarketType | null | undefined;
+  marketType?: LiveMarketType | null | undefined;
+  playerId?: number | null | undefined;
+  propType?: string | null | undefined;
   minCents?: number | null | undefined;
   minPoints?: number | null | undefined;
   minBooks?: number | null | undefined;
@@ -44,7 +50,7 @@ type PredicateInput = {
 
 /** Which optional fields each predicate type takes (others are refused, so a typo is not silently ignored). */
 const FIELDS: Record<WebhookPredicateType, ReadonlyArray<keyof PredicateInput>> = {
-  ev: ['minEvPer100', 'devig', 'gameId', 'bookId', 'marketType'],
+  ev: ['minEvPer100', 'devig', 'gameId', 'bookId', 'marketType', 'playerId', 'propType'],
   arbitrage: ['gameId', 'marketType'],
   line_move: ['minCents', 'minPoints', 'gameId', 'bookId', 'marketType'],
   status_change: ['gameId'],
@@ -59,6 +65,8 @@ const SNAKE: Record<string, string> = {
   gameId: 'game_id',
   bookId: 'book_id',
   marketType: 'market_type',
+  playerId: 'player_id',
+  propType: 'prop_type',
   minCents: 'min_cents',
   minPoints: 'min_points',
   minBooks: 'min_books',
@@ -81,7 +89,21 @@ export function checkPredicate(input: PredicateInput): WebhookPredicateModel {
     if (present(v) && (!Number.isInteger(v) || v < 1)) throw invalidParameter(`predicate.${SNAKE[field]}`, 'must be a positive integer id');
     return present(v) ? { [field]: v } : {};
   };
+  // Player props are watched for value only (issue 22): the other types' events are game markets'.
+  if (input.marketType === 'player_props' && input.type !== 'ev') throw invalidParameter('predicate.market_type', `player_props is only for ev predicates, not ${input.type}`);
   const out: WebhookPredicateModel = { type: input.type, ...positiveId('gameId'), ...positiveId('bookId'), ...(present(input.marketType) && { marketType: input.marketType }) };
+  if (input.type === 'ev' && (present(input.playerId) || present(input.propType))) {
+    const field = present(input.playerId) ? 'player_id' : 'prop_type';
+    if (input.marketType !== 'player_props') throw invalidParameter(`predicate.${field}`, 'needs market_type player_props');
+    if (present(input.playerId)) {
+      if (!Number.isInteger(input.playerId) || input.playerId < 1) throw invalidParameter('predicate.player_id', 'must be a positive integer id');
+      out.playerId = input.playerId;
+    }
+    if (present(input.propType)) {
+      if (!PROP_TYPES.includes(input.propType)) throw invalidParameter('predicate.prop_type', `must be one of ${PROP_TYPES.join(', ')}`);
+      out.propType = input.propType;
+    }
+  }
   if (input.type === 'ev') {
     const min = input.minEvPer100;
     if (!present(min)) throw invalidParameter('predicate.min_ev_per_100', 'is required for an ev predicate');
@@ -178,6 +200,8 @@ export function webhookOf(row: WebhookRow, showSecret = false) {
       gameId: p.gameId ?? null,
       bookId: p.bookId ?? null,
       marketType: p.marketType ?? null,
+      playerId: p.playerId ?? null,
+      propType: p.propType ?? null,
       minCents: p.minCents ?? null,
       minPoints: p.minPoints ?? null,
       minBooks: p.minBooks ?? null,

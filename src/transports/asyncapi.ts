@@ -31,7 +31,7 @@ const FAILURE: JsonSchema = {
 
 const FILTER_PROPERTIES: Record<string, JsonSchema> = {
   game_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only this game' },
-  market_type: { type: 'string', enum: [...ENUM_VOCABULARY.LiveMarketType], description: 'Only this market type (player_props is accepted and matches no quote: no props are ingested)' },
+  market_type: { type: 'string', enum: [...ENUM_VOCABULARY.LiveMarketType], description: 'Only this market type (player_props is accepted, but prop prices are not pushed yet: GET /live?market_type=player_props and /live/movement serve them, docs/player-props.md)' },
   book_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only this sportsbook' },
 };
 

@@ -1,4 +1,4 @@
-import { americanCents, DEFAULT_DEVIG_METHOD, gameTiming, MARKET_TYPES, MIDDLE_MARKET_TYPES, PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo, type DevigMethod, type MarketType } from '../domain';
+import { americanCents, DEFAULT_DEVIG_METHOD, gameTiming, isPropMarket, MARKET_TYPES, MIDDLE_MARKET_TYPES, PERCENT_DIGITS, PROBABILITY_DIGITS, propTypeOf, roundTo, type DevigMethod, type ListingMarketType } from '../domain';
 import type { PrismaClient } from '../db/client';
 import { findListingRows } from '../db/listing-repository';
 import {
@@ -121,19 +121,24 @@ async function lineMoves(prisma: PrismaClient, entries: readonly ChangeEntry[]):
   return out;
 }
 
-/** The full-game listing entries (value metrics with `devig`) of the changed games, per market. */
-async function listingEntries(prisma: PrismaClient, entries: readonly ChangeEntry[], devig: DevigMethod): Promise<ListingEntry[]> {
+/**
+ * The full-game listing entries (value metrics with `devig`) of the changed games, per market: the
+ * three game markets, or with `props` every player prop (one listing over the games whose props changed).
+ */
+async function listingEntries(prisma: PrismaClient, entries: readonly ChangeEntry[], devig: DevigMethod, props = false): Promise<ListingEntry[]> {
   const out: ListingEntry[] = [];
   // Staleness is judged at the capture's own time: an alert is about the prices as that capture saw them.
   const at = entries.at(-1)!.seenAt;
-  for (const marketType of MARKET_TYPES) {
-    const gameIds = [...new Set(entries.flatMap((e) => e.markets.filter((m) => m.marketType === marketType).map((m) => m.gameId)))];
+  const listed: readonly ListingMarketType[] = props ? ['player_props'] : MARKET_TYPES;
+  for (const marketType of listed) {
+    const changed = (type: string) => (marketType === 'player_props' ? isPropMarket(type) : type === marketType);
+    const gameIds = [...new Set(entries.flatMap((e) => e.markets.filter((m) => changed(m.marketType)).map((m) => m.gameId)))];
     if (!gameIds.length) continue;
     const rows = await findListingRows(prisma, { gameIds, marketType, period: 'full_game' });
     const books = new Map<number, ListingBook>(rows.books.map((b) => [b.id, b]));
     out.push(
       ...buildListing({
-        marketType: marketType as MarketType,
+        marketType,
         games: rows.games.map((g) => ({
           id: g.id,
           league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
@@ -153,7 +158,7 @@ async function listingEntries(prisma: PrismaClient, entries: readonly ChangeEntr
   return out;
 }
 
-/** The price an entry offers, as the event names it. */
+/** The price an entry offers, as the event names it (a prop's with its player, prop type and line kind). */
 const priceOf = (e: ListingEntry) => ({
   game_id: e.quote.gameId,
   book_id: e.quote.bookId,
@@ -165,9 +170,10 @@ const priceOf = (e: ListingEntry) => ({
   point: e.quote.point,
   american: e.quote.american,
   decimal: e.quote.decimal,
+  ...(isPropMarket(e.quote.marketType) && { player_id: e.quote.playerId ?? null, prop_type: propTypeOf(e.quote.marketType), is_alternate: (e.quote.lineKey ?? '') !== '' }),
 });
 
-function evCandidates(listing: readonly ListingEntry[], entries: readonly ChangeEntry[], devig: DevigMethod): Array<Candidate & { evPer100: number }> {
+function evCandidates(listing: readonly ListingEntry[], entries: readonly ChangeEntry[], devig: DevigMethod): Array<Candidate & { evPer100: number; playerId: number }> {
   return listing.flatMap((e) => {
     const ev = e.ev.ev_per_100;
     // Only a bettable price is advertised (docs/value-metrics.md): none for a stale price, a pregame
@@ -176,7 +182,8 @@ function evCandidates(listing: readonly ListingEntry[], entries: readonly Change
     const q = e.quote;
     return [
       {
-        key: `ev:${devig}:${q.gameId}:${q.bookId}:${q.marketType}:${q.period}:${q.side}:${q.isLive ? 'live' : 'pregame'}:${q.point ?? ''}:${q.american}`,
+        // A prop's price is also the player's (the same prop, side and point of two players are two events).
+        key: `ev:${devig}:${q.gameId}:${q.bookId}:${q.marketType}:${q.period}:${q.side}:${q.isLive ? 'live' : 'pregame'}:${q.point ?? ''}:${q.american}${q.playerId ? `:${q.playerId}` : ''}`,
         type: 'ev' as const,
         data: { ...priceOf(e), ev_per_100: ev, true_probability: e.ev.true_probability, devig_method: devig, seen_at: q.seenAt.toISOString(), version: Number(entries.at(-1)!.version) },
         gameId: q.gameId,
@@ -184,6 +191,7 @@ function evCandidates(listing: readonly ListingEntry[], entries: readonly Change
         marketType: q.marketType,
         recordedAt: committedAt(entries, q.gameId, q.marketType) ?? entries.at(-1)!.recordedAt,
         evPer100: ev,
+        playerId: q.playerId ?? 0,
       },
     ];
   });
@@ -330,22 +338,39 @@ async function deliveriesOf(prisma: PrismaClient, entries: readonly ChangeEntry[
   }
 
   // One listing per de-vig method in use; arbitrage does not depend on the method, so it is read
-  // from whichever listing is built (the default method's when only arbitrage is watched).
+  // from whichever listing is built (the default method's when only arbitrage is watched). EV
+  // webhooks on player_props get a listing of the changed games' props of their own (docs/player-props.md).
   const evHooks = byType('ev');
   const arbHooks = byType('arbitrage');
-  const methods = new Set<DevigMethod>(evHooks.map((h) => predicateOf(h).devig ?? DEFAULT_DEVIG_METHOD));
+  const watchesProps = (h: WebhookRow) => predicateOf(h).marketType === 'player_props';
+  const methods = new Set<DevigMethod>(evHooks.filter((h) => !watchesProps(h)).map((h) => predicateOf(h).devig ?? DEFAULT_DEVIG_METHOD));
   if (arbHooks.length && !methods.size) methods.add(DEFAULT_DEVIG_METHOD);
   let arbitrageDone = false;
   for (const method of methods) {
     const listing = await listingEntries(prisma, entries, method);
     const candidates = evCandidates(listing, entries, method);
-    for (const hook of evHooks.filter((h) => (predicateOf(h).devig ?? DEFAULT_DEVIG_METHOD) === method)) {
+    for (const hook of evHooks.filter((h) => !watchesProps(h) && (predicateOf(h).devig ?? DEFAULT_DEVIG_METHOD) === method)) {
       const min = predicateOf(hook).minEvPer100!;
       for (const c of candidates) if (c.evPer100 >= min && addressed(hook, c)) out.push(deliveryFor(hook, c, now));
     }
     if (!arbitrageDone && arbHooks.length) {
       arbitrageDone = true;
       for (const c of arbitrageCandidates(listing, entries)) for (const hook of arbHooks) if (addressed(hook, c)) out.push(deliveryFor(hook, c, now));
+    }
+  }
+  const propHooks = evHooks.filter(watchesProps);
+  for (const method of new Set(propHooks.map((h) => predicateOf(h).devig ?? DEFAULT_DEVIG_METHOD))) {
+    const candidates = evCandidates(await listingEntries(prisma, entries, method, true), entries, method);
+    for (const hook of propHooks.filter((h) => (predicateOf(h).devig ?? DEFAULT_DEVIG_METHOD) === method)) {
+      const p = predicateOf(hook);
+      for (const c of candidates) {
+        if (c.evPer100 < p.minEvPer100! || c.recordedAt < hook.createdAt) continue;
+        if (p.gameId !== undefined && p.gameId !== c.gameId) continue;
+        if (p.bookId !== undefined && p.bookId !== c.bookId) continue;
+        if (p.playerId !== undefined && p.playerId !== c.playerId) continue;
+        if (p.propType !== undefined && p.propType !== propTypeOf(c.marketType!)) continue;
+        out.push(deliveryFor(hook, c, now));
+      }
     }
   }
   return out;

@@ -60,6 +60,31 @@ describe('byte bounds of the response cache and the parsed URLs', () => {
   });
 });
 
+describe('byte bound of the listing rows (graphql/listing-memo.ts)', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { LISTING_ROWS_MAX_BYTES: String(SMALL), REST_CACHE_MS: '0' } });
+    key = (await t.createKey('elite')).key;
+    const specs: GameSpec[] = Array.from({ length: 6 }, (_, i) => ({ id: 4600 + i, status: 'scheduled', start: '2026-01-09T00:30:00.000Z', books: { 15: { moneyline: [-120, 100] }, 16: { moneyline: [-110, -105] } } }));
+    await ingestDocuments([capture('2026-01-08T15:00:00.000Z', ...specs)], { db: t.db, bus: t.bus });
+  });
+  afterAll(() => t.close());
+
+  test('when many listing scopes are asked, then the memo of their rows stays within its bytes and reports in /metrics', async () => {
+    for (let i = 0; i < 6; i++) {
+      for (const market of ['moneyline', 'spread', 'total']) {
+        const res = await t.get(`/api/v1/nba/odds/markets/${market}?game_id=${4600 + i}&date=2026-01-08`, key);
+        expect(res.status).toBe(200);
+      }
+    }
+    expect(await metric(t, 'cache_max_bytes', 'cache="listing_rows"')).toBe(SMALL);
+    expect(await metric(t, 'cache_bytes', 'cache="listing_rows"')).toBeGreaterThan(0);
+    expect(await metric(t, 'cache_bytes', 'cache="listing_rows"')).toBeLessThanOrEqual(SMALL);
+    expect(await metric(t, 'cache_events_total', 'cache="listing_rows",event="miss"')).toBeGreaterThan(0);
+  });
+});
+
 describe('persisted queries', () => {
   let t: TestApp;
   let key: string;

@@ -345,7 +345,7 @@ export interface paths {
         };
         /**
          * Line movement of the games being played (or, games=upcoming, of those not started), one record per game, book, market, period and side (Pro, Elite)
-         * @description open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one); opened_at/changed_at: when each was first seen. direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total), none. signals: the stored line-movement signals (steam, reverse_line_movement, market_leader, market_follower) the record's book took part in (docs/signals.md).
+         * @description open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one); opened_at/changed_at: when each was first seen. direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total and over/under props), none. market_type=player_props adds one record per player, prop_type, line (main and alternates, is_alternate), side and book, with player and prop_type (docs/player-props.md). signals: the stored line-movement signals (steam, reverse_line_movement, market_leader, market_follower) the record's book took part in (docs/signals.md).
          */
         get: operations["LiveMovement"];
         put?: never;
@@ -365,7 +365,7 @@ export interface paths {
         };
         /**
          * Historical odds snapshots, one per game: the closing line, or the state at an instant (Pro, Elite)
-         * @description start_date and end_date (league-local days) are required, end_date not before start_date, at most 31 days apart. Without `at`, each snapshot is the closing line (last pregame prices seen before the start); with `at` (ISO 8601), the prices as they stood then. With `interval`, a series: one snapshot per game and instant, fetched_at the instant, paginated over every (game, instant) pair.
+         * @description start_date and end_date (league-local days) are required, end_date not before start_date, at most 31 days apart. Without `at`, each snapshot is the closing line (last pregame prices seen before the start); with `at` (ISO 8601), the prices as they stood then. With `interval`, a series: one snapshot per game and instant, fetched_at the instant, paginated over every (game, instant) pair. A page costs its snapshots (at most 25, a full snapshot 1); with market_type=player_props every 250 prop prices cost 1 more, and a page over the budget is refused with a 400 naming the limit that fits.
          */
         get: operations["HistoricalOdds"];
         put?: never;
@@ -4897,7 +4897,7 @@ export interface operations {
                 games?: "live" | "upcoming";
                 /** @description Only these games (comma-separated and/or repeated) */
                 game_id?: number[];
-                /** @description Only these market types (comma-separated and/or repeated) */
+                /** @description Only these market types (default moneyline, spread, total; player_props: every player prop) (comma-separated and/or repeated) */
                 market_type?: ("moneyline" | "spread" | "total" | "player_props")[];
                 /** @description Only these sportsbooks (comma-separated and/or repeated) */
                 book_id?: number[];
@@ -4940,13 +4940,26 @@ export interface operations {
                             game_id: number;
                             /** @description League id. */
                             league_id: number | null;
-                            /** @description moneyline, spread or total. */
+                            /** @description moneyline, spread, total, or a player prop's market type (player_points, ...). */
                             market_type: string;
                             /** @description The sportsbook. */
                             book_id: number;
-                            /** @description home, away, over or under. */
+                            /** @description Player props: points, rebounds, ... (null on game markets). */
+                            prop_type?: string | null;
+                            /** @description Player props: the player; null on game markets. */
+                            player?: {
+                                /** @description Stable player id (GET /players). */
+                                id: number;
+                                /** @description The player's name as first seen. */
+                                name: string;
+                                /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                team_id: number | null;
+                            } | null;
+                            /** @description Player props: true on a book's alternate line; null on game markets. */
+                            is_alternate?: boolean | null;
+                            /** @description home, away, over or under (yes or no on a prop without a line). */
                             side: string;
-                            /** @description Null on totals. */
+                            /** @description Null on totals and props. */
                             team_id: number | null;
                             /** @description Stored period, e.g. full_game. */
                             period: string;
@@ -5004,7 +5017,7 @@ export interface operations {
                                 /** @description The game's status. */
                                 status: string | null;
                             };
-                            /** @description Extension: the stored line-movement signals this book took part in, in this game, market and period (docs/signals.md), oldest first. */
+                            /** @description Extension: the stored line-movement signals this book took part in, in this game, market and period (docs/signals.md), oldest first; empty on player props (signals are detected on game markets only). */
                             signals: {
                                 /** @description The LineSignal's key. */
                                 key: string;
@@ -5059,8 +5072,8 @@ export interface operations {
                 end_date: string;
                 /** @description Only these games (comma-separated and/or repeated) */
                 game_id?: number[];
-                /** @description Only these market types (comma-separated and/or repeated) */
-                market_type?: ("moneyline" | "spread" | "total")[];
+                /** @description Only these market types (default moneyline, spread, total and the team totals; player_props: every player prop, in markets.player_props, each prop price counted in the page cost) (comma-separated and/or repeated) */
+                market_type?: ("moneyline" | "spread" | "total" | "player_props")[];
                 /** @description Only these sportsbooks (comma-separated and/or repeated) */
                 book_id?: number[];
                 /** @description Extension: an ISO 8601 instant; the prices as they stood then instead of the closing line */
@@ -5754,6 +5767,78 @@ export interface operations {
                                             } | null;
                                         };
                                     } | null;
+                                    /**
+                                     * @description Extension (issue 22): every player prop of the game and period as one Market (market_type
+                                     *     player_props); each outcome names its player, prop_type, point and side (over/under; yes/no on a
+                                     *     prop without a line). Null when no book quotes a prop. Only selected when asked for: a game carries
+                                     *     10-30x more prop prices than game prices.
+                                     */
+                                    player_props?: {
+                                        /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                        market_type: string;
+                                        /** @description Number of outcomes (one per book and side). */
+                                        count: number;
+                                        /** @description Outcomes by book then side. */
+                                        outcomes: {
+                                            /** @description The feed's outcome id; our row id when the feed gave none or a non-numeric one. */
+                                            outcome_id: number | null;
+                                            /** @description The sportsbook. */
+                                            book_id: number;
+                                            /** @description moneyline, spread or total; home_team_total or away_team_total in core_bet_types. */
+                                            market_type: string;
+                                            /** @description Player props: points, rebounds, assists, threes, points_rebounds_assists, ... (null on game markets). */
+                                            prop_type: string | null;
+                                            /** @description Player props: the player; null on game markets. */
+                                            player: {
+                                                /** @description Stable player id (GET /players). */
+                                                id: number;
+                                                /** @description The player's name as first seen. */
+                                                name: string;
+                                                /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                                team_id: number | null;
+                                            } | null;
+                                            /** @description home, away, over, under (over and under on team totals). */
+                                            side: string;
+                                            /** @description The side's handicap (spread), the total (total) or the team's total (team totals); null on moneylines. */
+                                            point: number | null;
+                                            /** @description Player props: true for a book's alternate line (kept beside its main line); null on game markets. */
+                                            is_alternate: boolean | null;
+                                            /** @description The price. */
+                                            odds: {
+                                                /** @description Decimal odds: the payout per unit staked, stake included. */
+                                                decimal: number;
+                                                /** @description Signed American price as a string: -110, +150. */
+                                                american: string;
+                                                /** @description Fractional odds, e.g. 10/11. */
+                                                fractional: string | null;
+                                                /** @description The American price as the book quoted it, a number. */
+                                                original: number | null;
+                                            };
+                                            /** @description Whether this is the book's live (in-game) price. */
+                                            is_live: boolean;
+                                            /** @description Whether the book currently offers the price. */
+                                            is_available: boolean;
+                                            /** @description The feed's line status word. */
+                                            line_status: string | null;
+                                            /** @description Stored period, e.g. full_game. */
+                                            period: string;
+                                            /**
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @enum {string|null}
+                                             */
+                                            result: "won" | "lost" | "push" | "void" | null;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the feed last confirmed this price: the last document that carried it (for a withdrawn price, the one that withdrew it).
+                                             */
+                                            confirmed_at: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the price or point last moved (not merely confirmed).
+                                             */
+                                            price_changed_at: string;
+                                        }[];
+                                    } | null;
                                 };
                             };
                         }[];
@@ -5791,8 +5876,8 @@ export interface operations {
                 date?: string;
                 /** @description Only these sportsbooks (comma-separated and/or repeated) */
                 book_id?: number[];
-                /** @description Only these markets (comma-separated and/or repeated) */
-                market_type?: ("moneyline" | "spread" | "total")[];
+                /** @description Only these markets (default moneyline, spread, total; player_props: the closes of every player prop, with prop_type, player and is_alternate) (comma-separated and/or repeated) */
+                market_type?: ("moneyline" | "spread" | "total" | "player_props")[];
                 /** @description Only these periods (full is an alias of full_game) (comma-separated and/or repeated) */
                 period?: ("full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter")[];
                 /** @description Only these sides (comma-separated and/or repeated) */
@@ -5841,10 +5926,23 @@ export interface operations {
                             /** @description True for aggregates (Consensus, Open), which are not a place to bet. */
                             book_is_aggregate: boolean;
                             /**
-                             * @description The market.
+                             * @description The market: moneyline, spread, total, or PLAYER_PROPS for a player prop's close (propType, player and isAlternate say which).
                              * @enum {string}
                              */
-                            market_type: "moneyline" | "spread" | "total";
+                            market_type: "moneyline" | "spread" | "total" | "player_props";
+                            /** @description Player props: points, rebounds, ... (null on game markets). */
+                            prop_type?: string | null;
+                            /** @description Player props: the player (null on game markets). */
+                            player?: {
+                                /** @description Stable player id (GET /players). */
+                                id: number;
+                                /** @description The player's name as first seen. */
+                                name: string;
+                                /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                team_id: number | null;
+                            } | null;
+                            /** @description Player props: true on a book's alternate line (null on game markets). */
+                            is_alternate?: boolean | null;
                             /**
                              * @description The period.
                              * @enum {string}
@@ -5855,7 +5953,7 @@ export interface operations {
                              * @enum {string}
                              */
                             side: "home" | "away" | "over" | "under";
-                            /** @description The side's handicap (spread) or the total (total) of the closing price; null on moneylines and without a close. */
+                            /** @description The side's handicap (spread), the total (total) or the player's line (props) of the closing price; null on moneylines and without a close. */
                             point: number | null;
                             /** @description The closing price; null when the book had no pregame price before the game went live (see missingReason). */
                             price: {
@@ -6060,10 +6158,23 @@ export interface operations {
                                     /** @description True for aggregates (Consensus, Open), which are not a place to bet. */
                                     book_is_aggregate: boolean;
                                     /**
-                                     * @description The market.
+                                     * @description The market: moneyline, spread, total, or PLAYER_PROPS for a player prop's close (propType, player and isAlternate say which).
                                      * @enum {string}
                                      */
-                                    market_type: "moneyline" | "spread" | "total";
+                                    market_type: "moneyline" | "spread" | "total" | "player_props";
+                                    /** @description Player props: points, rebounds, ... (null on game markets). */
+                                    prop_type?: string | null;
+                                    /** @description Player props: the player (null on game markets). */
+                                    player?: {
+                                        /** @description Stable player id (GET /players). */
+                                        id: number;
+                                        /** @description The player's name as first seen. */
+                                        name: string;
+                                        /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                        team_id: number | null;
+                                    } | null;
+                                    /** @description Player props: true on a book's alternate line (null on game markets). */
+                                    is_alternate?: boolean | null;
                                     /**
                                      * @description The period.
                                      * @enum {string}
@@ -6074,7 +6185,7 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     side: "home" | "away" | "over" | "under";
-                                    /** @description The side's handicap (spread) or the total (total) of the closing price; null on moneylines and without a close. */
+                                    /** @description The side's handicap (spread), the total (total) or the player's line (props) of the closing price; null on moneylines and without a close. */
                                     point: number | null;
                                     /** @description The closing price; null when the book had no pregame price before the game went live (see missingReason). */
                                     price: {
@@ -6128,10 +6239,23 @@ export interface operations {
                                     /** @description True for aggregates (Consensus, Open), which are not a place to bet. */
                                     book_is_aggregate: boolean;
                                     /**
-                                     * @description The market.
+                                     * @description The market: moneyline, spread, total, or PLAYER_PROPS for a player prop's close (propType, player and isAlternate say which).
                                      * @enum {string}
                                      */
-                                    market_type: "moneyline" | "spread" | "total";
+                                    market_type: "moneyline" | "spread" | "total" | "player_props";
+                                    /** @description Player props: points, rebounds, ... (null on game markets). */
+                                    prop_type?: string | null;
+                                    /** @description Player props: the player (null on game markets). */
+                                    player?: {
+                                        /** @description Stable player id (GET /players). */
+                                        id: number;
+                                        /** @description The player's name as first seen. */
+                                        name: string;
+                                        /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                        team_id: number | null;
+                                    } | null;
+                                    /** @description Player props: true on a book's alternate line (null on game markets). */
+                                    is_alternate?: boolean | null;
                                     /**
                                      * @description The period.
                                      * @enum {string}
@@ -6142,7 +6266,7 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     side: "home" | "away" | "over" | "under";
-                                    /** @description The side's handicap (spread) or the total (total) of the closing price; null on moneylines and without a close. */
+                                    /** @description The side's handicap (spread), the total (total) or the player's line (props) of the closing price; null on moneylines and without a close. */
                                     point: number | null;
                                     /** @description The closing price; null when the book had no pregame price before the game went live (see missingReason). */
                                     price: {
@@ -6420,10 +6544,14 @@ export interface operations {
                                 /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every market).
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
                                  * @enum {string|null}
                                  */
-                                market_type: "moneyline" | "spread" | "total" | null;
+                                market_type: "moneyline" | "spread" | "total" | "player_props" | null;
+                                /** @description EV on PLAYER_PROPS: only this player's props (null: every player). */
+                                player_id: number | null;
+                                /** @description EV on PLAYER_PROPS: only this prop type, e.g. points, rebounds (null: every prop). */
+                                prop_type: string | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
                                 /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
@@ -6492,10 +6620,17 @@ export interface operations {
                         /** @description ev, line_move: only prices of this sportsbook; middle: only middles with a leg at it */
                         book_id?: number;
                         /**
-                         * @description ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total
+                         * @description ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total; player_props (ev only): every player prop instead of the game markets
                          * @enum {string}
                          */
-                        market_type?: "moneyline" | "spread" | "total";
+                        market_type?: "moneyline" | "spread" | "total" | "player_props";
+                        /** @description ev on market_type player_props: only this player */
+                        player_id?: number;
+                        /**
+                         * @description ev on market_type player_props: only this prop type
+                         * @enum {string}
+                         */
+                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
                         /** @description line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required */
                         min_cents?: number;
                         /** @description line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books */
@@ -6561,10 +6696,14 @@ export interface operations {
                                 /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every market).
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
                                  * @enum {string|null}
                                  */
-                                market_type: "moneyline" | "spread" | "total" | null;
+                                market_type: "moneyline" | "spread" | "total" | "player_props" | null;
+                                /** @description EV on PLAYER_PROPS: only this player's props (null: every player). */
+                                player_id: number | null;
+                                /** @description EV on PLAYER_PROPS: only this prop type, e.g. points, rebounds (null: every prop). */
+                                prop_type: string | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
                                 /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
@@ -6653,10 +6792,14 @@ export interface operations {
                                 /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every market).
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
                                  * @enum {string|null}
                                  */
-                                market_type: "moneyline" | "spread" | "total" | null;
+                                market_type: "moneyline" | "spread" | "total" | "player_props" | null;
+                                /** @description EV on PLAYER_PROPS: only this player's props (null: every player). */
+                                player_id: number | null;
+                                /** @description EV on PLAYER_PROPS: only this prop type, e.g. points, rebounds (null: every prop). */
+                                prop_type: string | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
                                 /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */
@@ -6774,10 +6917,17 @@ export interface operations {
                         /** @description ev, line_move: only prices of this sportsbook; middle: only middles with a leg at it */
                         book_id?: number;
                         /**
-                         * @description ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total
+                         * @description ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total; player_props (ev only): every player prop instead of the game markets
                          * @enum {string}
                          */
-                        market_type?: "moneyline" | "spread" | "total";
+                        market_type?: "moneyline" | "spread" | "total" | "player_props";
+                        /** @description ev on market_type player_props: only this player */
+                        player_id?: number;
+                        /**
+                         * @description ev on market_type player_props: only this prop type
+                         * @enum {string}
+                         */
+                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
                         /** @description line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required */
                         min_cents?: number;
                         /** @description line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books */
@@ -6843,10 +6993,14 @@ export interface operations {
                                 /** @description EV, line_move: only prices of this sportsbook; middle: only middles with a leg at it (null: every book). */
                                 book_id: number | null;
                                 /**
-                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every market).
+                                 * @description EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop.
                                  * @enum {string|null}
                                  */
-                                market_type: "moneyline" | "spread" | "total" | null;
+                                market_type: "moneyline" | "spread" | "total" | "player_props" | null;
+                                /** @description EV on PLAYER_PROPS: only this player's props (null: every player). */
+                                player_id: number | null;
+                                /** @description EV on PLAYER_PROPS: only this prop type, e.g. points, rebounds (null: every prop). */
+                                prop_type: string | null;
                                 /** @description line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
                                 min_cents: number | null;
                                 /** @description line_move: the least line (point) move that fires (null: line moves alone do not). steam, reverse_line_movement: the least move of a book counted in minBooks (spread, total). */

@@ -316,16 +316,22 @@ export type ClosingLine = {
   cutoffSource: ClosingCutoffSource;
   /** The game. */
   gameId: Scalars['Int']['output'];
-  /** The market. */
-  marketType: MarketType;
+  /** Player props: true on a book's alternate line (null on game markets). */
+  isAlternate: Maybe<Scalars['Boolean']['output']>;
+  /** The market: moneyline, spread, total, or PLAYER_PROPS for a player prop's close (propType, player and isAlternate say which). */
+  marketType: LiveMarketType;
   /** Why there is no closing price; null when there is one. */
   missingReason: Maybe<ClosingGap>;
   /** The period. */
   period: Period;
-  /** The side's handicap (spread) or the total (total) of the closing price; null on moneylines and without a close. */
+  /** Player props: the player (null on game markets). */
+  player: Maybe<PlayerBrief>;
+  /** The side's handicap (spread), the total (total) or the player's line (props) of the closing price; null on moneylines and without a close. */
   point: Maybe<Scalars['Float']['output']>;
   /** The closing price; null when the book had no pregame price before the game went live (see missingReason). */
   price: Maybe<ClosingPrice>;
+  /** Player props: points, rebounds, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
   /** False while the game has not gone live yet: the price is the latest pregame one and may still move. */
   settled: Scalars['Boolean']['output'];
   /** The side. */
@@ -711,23 +717,29 @@ export type LineMovementRecord = {
   game: MovementGame;
   /** The game. */
   gameId: Scalars['Int']['output'];
+  /** Player props: true on a book's alternate line; null on game markets. */
+  isAlternate: Maybe<Scalars['Boolean']['output']>;
   /** Extension: whether the current price is the book's live (in-game) price. */
   isLive: Scalars['Boolean']['output'];
   /** League id. */
   leagueId: Maybe<Scalars['Int']['output']>;
   /** Opening and current line. */
   lineMovement: LineMovement;
-  /** moneyline, spread or total. */
+  /** moneyline, spread, total, or a player prop's market type (player_points, ...). */
   marketType: Scalars['String']['output'];
   /** The current price. */
   odds: Odds;
   /** Stored period, e.g. full_game. */
   period: Scalars['String']['output'];
-  /** home, away, over or under. */
+  /** Player props: the player; null on game markets. */
+  player: Maybe<PlayerBrief>;
+  /** Player props: points, rebounds, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
+  /** home, away, over or under (yes or no on a prop without a line). */
   side: Scalars['String']['output'];
-  /** Extension: the stored line-movement signals this book took part in, in this game, market and period (docs/signals.md), oldest first. */
+  /** Extension: the stored line-movement signals this book took part in, in this game, market and period (docs/signals.md), oldest first; empty on player props (signals are detected on game markets only). */
   signals: Array<MovementSignal>;
-  /** Null on totals. */
+  /** Null on totals and props. */
   teamId: Maybe<Scalars['Int']['output']>;
   /** The current line: point for spread and total, American price for moneyline. */
   value: Maybe<Scalars['Float']['output']>;
@@ -1423,7 +1435,7 @@ export type QueryClosingLinesArgs = {
   bookId?: InputMaybe<Array<Scalars['Int']['input']>>;
   date?: InputMaybe<Scalars['Date']['input']>;
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
-  marketType?: InputMaybe<Array<MarketType>>;
+  marketType?: InputMaybe<Array<LiveMarketType>>;
   period?: InputMaybe<Array<Period>>;
   side?: InputMaybe<Array<Side>>;
 };
@@ -1473,7 +1485,7 @@ export type QueryHistoricalOddsArgs = {
   gameId?: InputMaybe<Array<Scalars['Int']['input']>>;
   interval?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
-  marketType?: InputMaybe<Array<MarketType>>;
+  marketType?: InputMaybe<Array<LiveMarketType>>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   startDate?: InputMaybe<Scalars['Date']['input']>;
 };
@@ -1865,8 +1877,8 @@ export type WebhookPredicate = {
   devig: Maybe<DevigMethod>;
   /** EV, arbitrage, line_move, status_change: only this game (null: every game). */
   gameId: Maybe<Scalars['Int']['output']>;
-  /** EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every market). */
-  marketType: Maybe<MarketType>;
+  /** EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market (null: every game market); PLAYER_PROPS (EV only): every player prop. */
+  marketType: Maybe<LiveMarketType>;
   /** steam, reverse_line_movement: the least number of books whose moves reach minCents / minPoints (null: the signal's own threshold). */
   minBooks: Maybe<Scalars['Int']['output']>;
   /** line_move: the least price move, in American cents, that fires (null: price moves alone do not). */
@@ -1879,6 +1891,10 @@ export type WebhookPredicate = {
   minTicketsPercent: Maybe<Scalars['Float']['output']>;
   /** middle: the least window width (windowHigh - windowLow, in points). */
   minWindow: Maybe<Scalars['Float']['output']>;
+  /** EV on PLAYER_PROPS: only this player's props (null: every player). */
+  playerId: Maybe<Scalars['Int']['output']>;
+  /** EV on PLAYER_PROPS: only this prop type, e.g. points, rebounds (null: every prop). */
+  propType: Maybe<Scalars['String']['output']>;
   /** The kind of event. */
   type: WebhookPredicateType;
 };
@@ -1891,8 +1907,8 @@ export type WebhookPredicateInput = {
   devig?: InputMaybe<DevigMethod>;
   /** Only this game. */
   gameId?: InputMaybe<Scalars['Int']['input']>;
-  /** EV, arbitrage, line_move: only this market. */
-  marketType?: InputMaybe<MarketType>;
+  /** EV, arbitrage, line_move, steam, reverse_line_movement, middle: only this market; PLAYER_PROPS (EV only): every player prop, instead of the game markets. */
+  marketType?: InputMaybe<LiveMarketType>;
   /** steam, reverse_line_movement: at least this many books (2 to 50) moved by minCents (moneyline) / minPoints (spread, total). */
   minBooks?: InputMaybe<Scalars['Int']['input']>;
   /** line_move: the least price move in American cents (1 to 10000); minCents or minPoints is required. */
@@ -1905,6 +1921,10 @@ export type WebhookPredicateInput = {
   minTicketsPercent?: InputMaybe<Scalars['Float']['input']>;
   /** middle: the least window width in points (0.5 to 100). */
   minWindow?: InputMaybe<Scalars['Float']['input']>;
+  /** EV on PLAYER_PROPS: only this player's props. */
+  playerId?: InputMaybe<Scalars['Int']['input']>;
+  /** EV on PLAYER_PROPS: only this prop type (points, rebounds, assists, threes, ...). */
+  propType?: InputMaybe<Scalars['String']['input']>;
   /** The kind of event. */
   type: WebhookPredicateType;
 };
@@ -2340,11 +2360,14 @@ export type ClosingLineResolvers<ContextType = GraphQLContext, ParentType extend
   cutoffAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   cutoffSource?: Resolver<ResolversTypes['ClosingCutoffSource'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  marketType?: Resolver<ResolversTypes['MarketType'], ParentType, ContextType>;
+  isAlternate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['LiveMarketType'], ParentType, ContextType>;
   missingReason?: Resolver<Maybe<ResolversTypes['ClosingGap']>, ParentType, ContextType>;
   period?: Resolver<ResolversTypes['Period'], ParentType, ContextType>;
+  player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   price?: Resolver<Maybe<ResolversTypes['ClosingPrice']>, ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   settled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   side?: Resolver<ResolversTypes['Side'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -2546,12 +2569,15 @@ export type LineMovementRecordResolvers<ContextType = GraphQLContext, ParentType
   bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   game?: Resolver<ResolversTypes['MovementGame'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  isAlternate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   leagueId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   lineMovement?: Resolver<ResolversTypes['LineMovement'], ParentType, ContextType>;
   marketType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   odds?: Resolver<ResolversTypes['Odds'], ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   signals?: Resolver<Array<ResolversTypes['MovementSignal']>, ParentType, ContextType>;
   teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -3001,13 +3027,15 @@ export type WebhookPredicateResolvers<ContextType = GraphQLContext, ParentType e
   bookId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   devig?: Resolver<Maybe<ResolversTypes['DevigMethod']>, ParentType, ContextType>;
   gameId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  marketType?: Resolver<Maybe<ResolversTypes['MarketType']>, ParentType, ContextType>;
+  marketType?: Resolver<Maybe<ResolversTypes['LiveMarketType']>, ParentType, ContextType>;
   minBooks?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   minCents?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   minEvPer100?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   minPoints?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   minTicketsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   minWindow?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  playerId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['WebhookPredicateType'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };

@@ -10,6 +10,7 @@ import {
   FINAL_STATUSES,
   gradeBet,
   isPropMarket,
+  storedMarketTypesOf,
   pointsOfPeriod,
   type DevigMethod,
   type GameScore,
@@ -85,7 +86,7 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
     // Game ids pick the games: without an explicit date they are not limited to today.
     const range = gameIds && !args.date ? {} : dayOrToday(args.date, ctx.now, ctx.timeZone);
     const { items } = await findGames(ctx.db.prisma, { ...range, gameIds }, { limit: MAX_CLOSING_GAMES, offset: 0 });
-    const scope = { bookIds: list(args.bookId), marketTypes: list(args.marketType), periods: list(args.period), sides: list(args.side) };
+    const scope = { bookIds: list(args.bookId), marketTypes: storedMarketTypesOf(list(args.marketType)), periods: list(args.period), sides: list(args.side) };
     return (await loadClosing(ctx, items, scope)).lines;
   },
 

@@ -19,6 +19,7 @@ import { checkSomeOf, dayOrToday, invalidParameter, list, parsePage } from '../a
 import type { GraphQLContext } from '../context';
 import { buildListing, type ListingBook } from '../../domain';
 import { checkAsOf } from '../point-in-time';
+import { listingRowsBytes } from '../listing-memo';
 import { chooseShown } from '../quotes';
 import { presentEntry, type TeamBriefModel } from '../present-listing';
 
@@ -112,14 +113,23 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
   // Game ids already pick the games: without an explicit date they are not limited to today.
   const range = gameIds && !args.date ? {} : dayOrToday(args.date, now, ctx.timeZone);
 
-  const rows = await findListingRows(ctx.db.prisma, { ...range, gameIds, teamIds: run.teamIds, marketType, period }, asOf ?? undefined);
+  // The rows are read once per data version and scope (listing-memo.ts): they are a function of the
+  // stored prices alone. The listing is built at each request's own clock (ages, staleness and
+  // whether a game has started move with it between two ingests), and only the page is presented.
+  const scope = { ...range, gameIds, teamIds: run.teamIds, marketType, period };
+  const read = () => findListingRows(ctx.db.prisma, scope, asOf ?? undefined);
+  const rows = ctx.listingMemo
+    ? await ctx.listingMemo.get(JSON.stringify({ ...scope, asOf: asOf?.toISOString() ?? null }), read, listingRowsBytes)
+    : await read();
   const books = new Map<number, ListingBook>(rows.books.map((b) => [b.id, b]));
   // At an instant, each book's price is the one its game showed then (pregame before the start, live
   // from it on when the book had one), as Query.game with asOf shows it; and a game counts as being
   // played when it had started and had a live price by then (its status then is not kept).
   const quotes = asOf ? rows.games.flatMap((g) => chooseShown(rows.quotes.filter((q) => q.gameId === g.id), asOf >= g.startTime)) : rows.quotes;
   const timing = (g: (typeof rows.games)[number]) => gameTiming(g, asOf ? { at: asOf, hasLivePrice: quotes.some((q) => q.gameId === g.id && q.isLive) } : undefined);
-  const entries = buildListing({
+  // Only the page's entries are built (the order needs each price's value alone).
+  const listing = buildListing({
+    page: run.page,
     marketType,
     games: rows.games.map((g) => ({
       id: g.id,
@@ -141,7 +151,8 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
     playerIds: run.playerIds,
     propMarkets: run.propMarkets,
     live: run.live,
-  }).slice(run.page?.offset ?? 0, run.page ? run.page.offset + run.page.limit : undefined);
+  });
+  const entries = listing;
 
   const teamIdsUsed = [...new Set(entries.flatMap((e) => (e.quote.teamId === null ? [] : [e.quote.teamId])))];
   const teams = new Map<number, TeamBriefModel>();

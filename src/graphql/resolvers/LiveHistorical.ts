@@ -2,6 +2,7 @@ import { requirePlan } from '../../auth/viewer';
 import type { Quote } from '../../db/client';
 import type { QuoteScope } from '../../db/movement-repository';
 import {
+  countPropPrices,
   findHistoricalGamePage,
   findHistoricalQuotes,
   findHistoricalQuotesAt,
@@ -9,7 +10,20 @@ import {
   type GameInstant,
   type SnapshotMoment,
 } from '../../db/history-repository';
-import { addDays, firstInstantFrom, INTERVAL_HINT, MARKET_TYPES, localDateOf, localDayRange, parseInterval, seriesInstants, seriesLength } from '../../domain';
+import {
+  addDays,
+  firstInstantFrom,
+  INTERVAL_HINT,
+  isPropMarket,
+  MARKET_TYPES,
+  localDateOf,
+  localDayRange,
+  parseInterval,
+  seriesInstants,
+  seriesLength,
+  STORED_MARKET_TYPES,
+  storedMarketTypesOf,
+} from '../../domain';
 import type { QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import { invalidParameter, list, parsePage } from '../arguments';
 import type { GraphQLContext } from '../context';
@@ -42,38 +56,70 @@ type Snapshot = ResolversTypes['HistoricalSnapshot'];
 
 /**
  * The cost model of a page of snapshots (docs/live.md: historical odds). A snapshot of every book
- * and market type costs 1; narrowed with book_id to k books it costs k/10 of the book part, with
+ * and game market type costs 1; narrowed with book_id to k books it costs k/10 of the book part, with
  * market_type to k of the 3 market types k/3 of it, never less than the fixed part, 0.25 (the
  * point-in-time read of a game at an instant). Measured on the real day 2026-01-24 (PostgreSQL):
  * a full snapshot takes about 6.4 ms of CPU and 30 kB, one book of it about 2.4 ms.
+ * Player props (market_type=player_props) are counted apart, by the prices the page's games hold:
+ * a game carries 10-30x more prop prices than game prices, so a flat price per snapshot would either
+ * refuse every props page or let one through that answers megabytes (docs/player-props.md).
  */
 export const SNAPSHOT_FIXED_COST = 0.25;
 /** Books a full snapshot is counted for (the real feed quotes 8 to 17 books per game). */
 export const BOOKS_PER_SNAPSHOT = 10;
 /** Most a page of /historical may cost: about 200 ms of CPU on the real data. */
 export const HISTORICAL_MAX_COST = 25;
+/**
+ * Prop prices that cost as much as one full snapshot of the game markets (1). A first estimate, not
+ * yet measured (the machine was shared when it was set): a prop outcome is one history probe and one
+ * rendered outcome, about what a game-market outcome of a full snapshot costs. On the real WNBA props
+ * captures a game holds 12 to 464 prop prices (docs/player-props.md).
+ */
+export const PROP_PRICES_PER_COST = 250;
 
-/** What one snapshot costs under `scope`, between SNAPSHOT_FIXED_COST and 1. */
+/** What one snapshot costs under `scope`, between SNAPSHOT_FIXED_COST and 1, its prop prices left out (propCost). */
 export function snapshotCost(scope: QuoteScope): number {
   const books = scope.bookIds?.length ? Math.min(1, scope.bookIds.length / BOOKS_PER_SNAPSHOT) : 1;
-  const markets = scope.marketTypes?.length ? Math.min(1, new Set(scope.marketTypes).size / MARKET_TYPES.length) : 1;
+  const gameTypes = scope.marketTypes?.filter((t) => !isPropMarket(t));
+  if (gameTypes && !gameTypes.length) return SNAPSHOT_FIXED_COST;
+  const markets = gameTypes?.length ? Math.min(1, new Set(gameTypes.filter((t) => (MARKET_TYPES as readonly string[]).includes(t))).size / MARKET_TYPES.length) : 1;
   return SNAPSHOT_FIXED_COST + (1 - SNAPSHOT_FIXED_COST) * books * markets;
+}
+
+/** What `prices` prop prices cost (PROP_PRICES_PER_COST of them cost 1). */
+export function propCost(prices: number): number {
+  return prices / PROP_PRICES_PER_COST;
 }
 
 /**
  * Refuses a page of `snapshots` whose cost passes HISTORICAL_MAX_COST, before its prices are read.
+ * `propPrices` is the number of prop prices the page's snapshots hold together (0 without props).
  * @throws AppError BAD_REQUEST naming the cost, the budget and the largest limit that fits
  */
-export function checkHistoricalCost(snapshots: number, scope: QuoteScope): void {
-  const each = snapshotCost(scope);
+export function checkHistoricalCost(snapshots: number, scope: QuoteScope, propPrices = 0): void {
+  const each = snapshotCost(scope) + (snapshots ? propCost(propPrices) / snapshots : 0);
   const cost = snapshots * each;
   if (cost <= HISTORICAL_MAX_COST) return;
   const fits = Math.max(1, Math.floor(HISTORICAL_MAX_COST / each));
   throw invalidParameter(
     'limit',
     `this page would hold ${snapshots} snapshots costing ${+cost.toFixed(2)} (${+each.toFixed(3)} each: a snapshot of every book and market type costs 1, ` +
-      `fewer books or market types cost less, down to ${SNAPSHOT_FIXED_COST}); at most ${HISTORICAL_MAX_COST} per request: ask for limit=${fits} or fewer (and page with offset), or narrow with book_id or market_type`,
+      `fewer books or market types cost less, down to ${SNAPSHOT_FIXED_COST}` +
+      (propPrices ? `, and every ${PROP_PRICES_PER_COST} player prop prices 1 more: these hold ${propPrices}` : '') +
+      `); at most ${HISTORICAL_MAX_COST} per request: ask for limit=${fits} or fewer (and page with offset), or narrow with book_id or market_type`,
   );
+}
+
+/** Market types of a /historical scope: those named (player_props: every prop), else every market type but the props. */
+export function historicalMarketTypes(words: readonly string[] | null | undefined): string[] {
+  return storedMarketTypesOf(words) ?? STORED_MARKET_TYPES.filter((t) => !isPropMarket(t));
+}
+
+/** Prop prices of the page's snapshots: one count per game, times the snapshots it has (0 when the scope has no props). */
+async function propPricesOf(ctx: GraphQLContext, gameIds: readonly number[], scope: QuoteScope): Promise<number> {
+  if (!scope.marketTypes?.some(isPropMarket) || !gameIds.length) return 0;
+  const counts = await countPropPrices(ctx.db.prisma, [...new Set(gameIds)], scope);
+  return gameIds.reduce((sum, id) => sum + (counts.get(id) ?? 0), 0);
 }
 
 /**
@@ -110,7 +156,15 @@ async function historicalSeries(
     for (let i = from; i < to; i++) pairs.push({ gameId: game.id, at: instants[i]!, game });
     total += instants.length - first;
   }
-  checkHistoricalCost(pairs.length, scope);
+  checkHistoricalCost(
+    pairs.length,
+    scope,
+    await propPricesOf(
+      ctx,
+      pairs.map((p) => p.gameId),
+      scope,
+    ),
+  );
   const lists = await findHistoricalQuotesAt(ctx.db.prisma, pairs, scope);
   const items = pairs.map(({ game, at }, i): Snapshot => ({
     date: localDateOf(game.startTime, ctx.timeZone).replaceAll('-', ''),
@@ -125,8 +179,7 @@ export const LiveHistoricalQuery: QueryResolvers = {
     if (ctx.viewer) requirePlan(ctx.viewer, 'historical', 'historical odds (/odds/historical)');
     const { startDate, endDate } = parseHistoricalRange(args.startDate, args.endDate);
     const page = parsePage(args.limit, args.offset);
-    const marketTypes = list(args.marketType);
-    const scope = { marketTypes, bookIds: list(args.bookId) };
+    const scope = { marketTypes: historicalMarketTypes(list(args.marketType)), bookIds: list(args.bookId) };
     const moment: SnapshotMoment = args.at ? { kind: 'at', at: args.at } : { kind: 'closing' };
     const { start, end } = localDayRange(startDate, endDate, ctx.timeZone);
     if (args.interval != null) {
@@ -135,7 +188,15 @@ export const LiveHistoricalQuery: QueryResolvers = {
     }
 
     const { games, total } = await findHistoricalGamePage(ctx.db.prisma, { start, end, gameIds: list(args.gameId), scope, moment, ...page });
-    checkHistoricalCost(games.length, scope);
+    checkHistoricalCost(
+      games.length,
+      scope,
+      await propPricesOf(
+        ctx,
+        games.map((g) => g.id),
+        scope,
+      ),
+    );
     const quotes = await findHistoricalQuotes(
       ctx.db.prisma,
       games.map((g) => g.id),

@@ -1,21 +1,23 @@
 import { requirePlan } from '../../auth/viewer';
 import { findLineMovement, findLiveGames } from '../../db/movement-repository';
 import { findSignals } from '../../db/signal-store';
-import { formatAmerican, labelKey, MOVEMENT_GAME_STATUSES, signalLabels } from '../../domain';
+import { formatAmerican, labelKey, MOVEMENT_GAME_STATUSES, propTypeOf, signalLabels, storedMarketTypesOf } from '../../domain';
 import { lineMovement } from '../../domain/line-movement';
 import type { LineMovementRecord, QueryResolvers } from '../__generated__/resolvers-types';
 import { list } from '../arguments';
 
 // Line movement (spec 2.8, 4.9): open and current price of every outcome of the games being played.
-// The math (line, absolute_change, direction) is src/domain/line-movement.ts. Each record's signals
-// are the stored ones (LineSignal, written at ingest) its book took part in: read, never detected here.
+// The math (line, absolute_change, direction) is src/domain/line-movement.ts. Player props only when
+// market_type names them (one record per player, prop, line, side and book: docs/player-props.md).
+// Each record's signals are the stored ones (LineSignal, written at ingest) its book took part in:
+// read, never detected here (signals are detected on game markets only, so prop records have none).
 
 const SIDE_ORDER = ['away', 'home', 'over', 'under'];
 
 export const LiveMovementQuery: QueryResolvers = {
   lineMovement: async (_root, args, ctx) => {
     if (ctx.viewer) requirePlan(ctx.viewer, 'lineMovement', 'live line movement (/odds/live/movement)');
-    const marketTypes = list(args.marketType);
+    const marketTypes = storedMarketTypesOf(list(args.marketType));
     const sides = list(args.side);
     const periods = list(args.period);
 
@@ -33,7 +35,15 @@ export const LiveMovementQuery: QueryResolvers = {
         a.bookId - b.bookId ||
         a.marketType.localeCompare(b.marketType) ||
         a.period.localeCompare(b.period) ||
+        a.playerId - b.playerId ||
+        Number(a.lineKey !== '') - Number(b.lineKey !== '') ||
+        (a.current.point ?? 0) - (b.current.point ?? 0) ||
         SIDE_ORDER.indexOf(a.side) - SIDE_ORDER.indexOf(b.side),
+    );
+    const players = new Map(
+      (await ctx.loaders.playerById.loadMany([...new Set(rows.flatMap((r) => (r.playerId ? [r.playerId] : [])))])).flatMap((p) =>
+        p && !(p instanceof Error) ? [[p.id, p] as const] : [],
+      ),
     );
 
     let newest = null as Date | null;
@@ -64,6 +74,9 @@ export const LiveMovementQuery: QueryResolvers = {
           changedAt: q.changedAt,
         },
         game: { awayTeamId: game.awayTeamId, homeTeamId: game.homeTeamId, startTime: game.startTime, status: game.status },
+        player: row.playerId ? { id: row.playerId, name: players.get(row.playerId)?.name ?? `Player ${row.playerId}`, teamId: players.get(row.playerId)?.teamId ?? null } : null,
+        propType: propTypeOf(row.marketType),
+        isAlternate: row.playerId ? row.lineKey !== '' : null,
         signals: labels.get(labelKey(row.gameId, row.marketType, row.period, row.bookId)) ?? [],
       };
     });

@@ -63,17 +63,19 @@ export const liveRoutes = defineRoutes([
     summary: 'Line movement of the games being played (or, games=upcoming, of those not started), one record per game, book, market, period and side (Pro, Elite)',
     description:
       'open_line/open_price: first price seen; current_line/current_price: the current quote (the live one when the book has one); opened_at/changed_at: when each was first seen. ' +
-      'direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total), none. ' +
+      'direction: towards_favorite / towards_underdog (spread, moneyline), towards_over / towards_under (total and over/under props), none. ' +
+      'market_type=player_props adds one record per player, prop_type, line (main and alternates, is_alternate), side and book, with player and prop_type (docs/player-props.md). ' +
       'signals: the stored line-movement signals (steam, reverse_line_movement, market_leader, market_follower) the record\'s book took part in (docs/signals.md).',
     params: z.object({
       games: oneOf('live (default): the games being played; upcoming: the games not started yet (pregame opening -> current)', ENUM_VOCABULARY.MovementGames),
       game_id: ids('Only these games'),
-      market_type: someOf('Only these market types', ENUM_VOCABULARY.LiveMarketType),
+      market_type: someOf('Only these market types (default moneyline, spread, total; player_props: every player prop)', ENUM_VOCABULARY.LiveMarketType),
       book_id: ids('Only these sportsbooks'),
       side: someOf('Only these sides', ENUM_VOCABULARY.Side),
       period: someOf('Only these periods (full is an alias of full_game)', ENUM_VOCABULARY.Period, PERIOD_ALIASES),
     }),
     operation: 'LiveMovement',
+    variables: (params) => ({ ...params, player_props: !!params.market_type?.includes('player_props') }),
     envelope: list('movement'),
     errors: [403],
     tags: ['live'],
@@ -85,12 +87,16 @@ export const liveRoutes = defineRoutes([
     description:
       'start_date and end_date (league-local days) are required, end_date not before start_date, at most 31 days apart. ' +
       'Without `at`, each snapshot is the closing line (last pregame prices seen before the start); with `at` (ISO 8601), the prices as they stood then. ' +
-      'With `interval`, a series: one snapshot per game and instant, fetched_at the instant, paginated over every (game, instant) pair.',
+      'With `interval`, a series: one snapshot per game and instant, fetched_at the instant, paginated over every (game, instant) pair. ' +
+      'A page costs its snapshots (at most 25, a full snapshot 1); with market_type=player_props every 250 prop prices cost 1 more, and a page over the budget is refused with a 400 naming the limit that fits.',
     params: z.object({
       start_date: required(date('First league-local day of the games, inclusive'), DAY_HINT),
       end_date: required(date('Last league-local day of the games, inclusive; at most 31 days from start_date to end_date, both included'), DAY_HINT),
       game_id: ids('Only these games'),
-      market_type: someOf('Only these market types', ENUM_VOCABULARY.MarketType),
+      market_type: someOf(
+        'Only these market types (default moneyline, spread, total and the team totals; player_props: every player prop, in markets.player_props, each prop price counted in the page cost)',
+        ENUM_VOCABULARY.LiveMarketType,
+      ),
       book_id: ids('Only these sportsbooks'),
       at: instant('Extension: an ISO 8601 instant; the prices as they stood then instead of the closing line'),
       interval: interval(
@@ -100,6 +106,7 @@ export const liveRoutes = defineRoutes([
       offset: withDefault(integer('Index of the first snapshot', 0, 2_147_483_647), 0),
     }),
     operation: 'HistoricalOdds',
+    variables: (params) => ({ ...params, player_props: !!params.market_type?.includes('player_props') }),
     envelope: page('historical'),
     errors: [400, 403],
     tags: ['historical'],

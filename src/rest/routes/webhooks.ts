@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
-import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS } from '../../graphql/enums';
+import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS, PROP_TYPES } from '../../graphql/enums';
 import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOKS_PER_KEY } from '../../graphql/webhooks';
 import { enumValue, objectError, requiredOr } from '../body';
 import { item, list, page } from '../envelope';
@@ -13,7 +13,7 @@ import { defineRoutes } from '../route';
 // resolvers' (src/graphql/webhooks.ts), so GraphQL refuses the same bodies with the same words.
 
 const PREDICATE_TYPES = ENUM_VOCABULARY.WebhookPredicateType;
-const MARKET_TYPES = ENUM_VOCABULARY.MarketType;
+const MARKET_TYPES = ENUM_VOCABULARY.LiveMarketType;
 
 const webhookPath = { id: required(id('Webhook id', { in: 'path' })) };
 const positiveInt = (message: string) => z.number({ error: requiredOr(message) }).int({ error: message }).min(1, { error: message }).max(2_147_483_647, { error: message });
@@ -28,6 +28,8 @@ const predicate = z
       game_id: positiveInt('must be an integer game id').optional(),
       book_id: positiveInt('must be an integer sportsbook id').optional(),
       market_type: enumValue(MARKET_TYPES).optional(),
+      player_id: positiveInt('must be an integer player id').optional(),
+      prop_type: z.string({ error: 'must be a prop type such as points' }).optional(),
       min_cents: number('must be an integer number of cents').int({ error: 'must be an integer number of cents' }).optional(),
       min_points: number('must be a number of points').optional(),
       min_books: number('must be an integer number of books').int({ error: 'must be an integer number of books' }).optional(),
@@ -43,6 +45,8 @@ const predicate = z
     gameId: p.game_id,
     bookId: p.book_id,
     marketType: p.market_type,
+    playerId: p.player_id,
+    propType: p.prop_type,
     minCents: p.min_cents,
     minPoints: p.min_points,
     minBooks: p.min_books,
@@ -79,7 +83,13 @@ const PREDICATE_OPENAPI = {
     devig: { type: 'string', enum: [...LISTING_DEVIG_METHODS], default: LISTING_DEFAULT_DEVIG_METHOD, description: 'ev: de-vig method of the reference probability' },
     game_id: { type: 'integer', minimum: 1, description: 'Only this game (every type)' },
     book_id: { type: 'integer', minimum: 1, description: 'ev, line_move: only prices of this sportsbook; middle: only middles with a leg at it' },
-    market_type: { type: 'string', enum: [...MARKET_TYPES], description: 'ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total' },
+    market_type: {
+      type: 'string',
+      enum: [...MARKET_TYPES],
+      description: 'ev, arbitrage, line_move, steam, reverse_line_movement: only this market; middle: spread or total; player_props (ev only): every player prop instead of the game markets',
+    },
+    player_id: { type: 'integer', minimum: 1, description: 'ev on market_type player_props: only this player' },
+    prop_type: { type: 'string', enum: [...PROP_TYPES], description: 'ev on market_type player_props: only this prop type' },
     min_cents: { type: 'integer', minimum: 1, maximum: 10000, description: 'line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required' },
     min_points: { type: 'number', minimum: 0.5, maximum: 100, description: 'line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books' },
     min_books: { type: 'integer', minimum: 2, maximum: 50, description: 'steam, reverse_line_movement: at least this many books moved by min_cents (moneyline) / min_points (spread, total); default: the signal as stored' },

@@ -33,6 +33,21 @@ describe('line movement', () => {
     expect(m.currentLine).toBe(market === 'moneyline' ? current.american : current.point);
   });
 
+  test.each([
+    // Player props follow their row of the market-type table: over/under props like a total, yes/no like a moneyline.
+    ['player_points', 'over', p(18.5, -115), p(19.5, -110), 'towards_over', 1],
+    ['player_points', 'under', p(18.5, -115), p(17.5, -110), 'towards_under', 1],
+    ['player_rebounds', 'under', p(7.5, -110), p(7.5, -130), 'towards_under', 0],
+    ['player_assists', 'over', p(4.5, -110), p(4.5, -130), 'towards_over', 0],
+    ['player_double_double', 'yes', p(null, 150), p(null, 120), 'towards_favorite', 30],
+    ['home_team_total', 'over', p(110.5, -110), p(112.5, -110), 'towards_over', 2],
+  ] as const)('when a %s %s moves from %o to %o, then it moves %s by %d', (market, side, open, current, direction, change) => {
+    const m = lineMovement(market, side, open, current);
+    expect(m.direction).toBe(direction);
+    expect(m.absoluteChange).toBeCloseTo(change, 9);
+    expect(m.currentLine).toBe(current.point ?? current.american);
+  });
+
   test('when a spread price has no point, then it is compared by price alone', () => {
     const m = lineMovement('spread', 'home', p(null, -110), p(null, -130));
     expect(m).toMatchObject({ openLine: -110, currentLine: -130, absoluteChange: 20, direction: 'towards_favorite' });

@@ -1,4 +1,4 @@
-import { CORE_BET_TYPES, hasLine, MARKET_TYPE_TABLE, MARKET_TYPES, SIDES_BY_MARKET, STORED_MARKET_TYPES } from '../../../src/domain';
+import { CORE_BET_TYPES, hasLine, MARKET_TYPE_TABLE, MARKET_TYPES, PROP_MARKET_TYPES, propTypeOf, SIDES_BY_MARKET, STORED_MARKET_TYPES, storedMarketTypesOf } from '../../../src/domain';
 
 describe('market-type table', () => {
   it('when the sets are derived from the table, then they list its rows by group in table order', () => {
@@ -17,5 +17,23 @@ describe('market-type table', () => {
   it('when a market type is served in a game, then it has a listing row, and two sides that are each distinct', () => {
     for (const type of MARKET_TYPES) expect(MARKET_TYPE_TABLE[type].listing).toBeDefined();
     for (const type of STORED_MARKET_TYPES) expect(new Set(MARKET_TYPE_TABLE[type].sides).size).toBe(2);
+  });
+});
+
+describe('filter words to stored market types', () => {
+  test.each([
+    [undefined, undefined],
+    [[], undefined],
+    [['moneyline'], ['moneyline']],
+    [['total', 'moneyline', 'total'], ['total', 'moneyline']],
+    [['player_props'], PROP_MARKET_TYPES],
+    [['spread', 'player_props'], ['spread', ...PROP_MARKET_TYPES]],
+  ] as const)('when the words are %j, then the stored market types are %j', (words, expected) => {
+    expect(storedMarketTypesOf(words as readonly string[] | undefined)).toEqual(expected);
+  });
+
+  test('when a market type is a prop, then propTypeOf names its prop; otherwise null', () => {
+    expect(propTypeOf('player_points_rebounds_assists')).toBe('points_rebounds_assists');
+    expect(propTypeOf('total')).toBeNull();
   });
 });
