@@ -144,6 +144,8 @@ export interface GameIdentity {
   homeTeamId: number;
   awayTeamId: number;
   startTime: Date;
+  /** A simulated game (the simulator's props) is matched only to simulated games, a real one only to real ones. */
+  simulated: boolean;
 }
 
 export interface NormalizedDocument {

@@ -7,7 +7,7 @@ import { linkKey, rememberLinks, sourceIdsOf, type State } from './feed-state';
  * the game that already names its upstream id in `meta.source_ids` (remembered in memory once seen);
  * else the stored game of the same league, the same home team and the same away team (never the two
  * swapped) whose start time is within MATCH_WINDOW_MS of its own, the closest one, preferring a game
- * that is not cancelled or postponed, never a simulated one, and none that another id of the same
+ * that is not cancelled or postponed, simulated only with simulated (the simulator's props attach to its own games), and none that another id of the same
  * source has claimed; else a game of its own under the id the source derives (Action Network: its
  * own id; The Odds API: from its string id, the next free id should that one be taken). A game's
  * id never changes once given (clients may hold it): a matched game keeps the id of the source that
@@ -131,8 +131,8 @@ function closest(identity: GameIdentity, candidates: readonly Candidate[], sourc
   let bestScore = Infinity;
   for (const c of candidates) {
     if (c.leagueId !== identity.leagueId || c.homeTeamId !== identity.homeTeamId || c.awayTeamId !== identity.awayTeamId) continue;
-    // A simulated game is not any source's real game.
-    if (c.simulated) continue;
+    // A simulated game is not any source's real game, nor a real game the simulator's.
+    if (c.simulated !== identity.simulated) continue;
     const distance = Math.abs(c.startTime.getTime() - identity.startTime.getTime());
     if (distance > MATCH_WINDOW_MS || claimed.has(c.id)) continue;
     const other = sourceIdsOf(c)[source];

@@ -34,7 +34,7 @@ describe('simulated player props through the public API', () => {
     for (const at of [PREGAME, IN_PLAY, AFTER]) {
       clock = at;
       const docs = simulatedDocuments(at, { seed: SEED, timeZone: ZONE, days: 0, props: true });
-      expect(await ingestDocuments(docs, { db: t.db })).toMatchObject({ rejected: 0 });
+      expect(await ingestDocuments(docs, { db: t.db, bus: t.bus })).toMatchObject({ rejected: 0 });
       answers.set(at, {
         live: (await t.get(`${BASE}/live?market_type=player_props&game_id=${game.id}`, key)).body,
         markets: (await t.get(`${BASE}/games/${game.id}/markets?market_type=player_props`, key)).body,

@@ -41,7 +41,7 @@ export function normalizeDocument(raw: unknown, documentName: string): Normalize
     out.games.push(row);
     // Simulated games are nobody's real game: never matched to another source's.
     if (!row.simulated) {
-      out.identities!.push({ gameId: row.id, sourceId: String(row.id), leagueId: row.leagueId, homeTeamId: row.homeTeamId, awayTeamId: row.awayTeamId, startTime: row.startTime });
+      out.identities!.push({ gameId: row.id, sourceId: String(row.id), leagueId: row.leagueId, homeTeamId: row.homeTeamId, awayTeamId: row.awayTeamId, startTime: row.startTime, simulated: false });
     }
     if (game.boxscore) out.boxscores.push(normalizeBoxscore(game.id, game.boxscore));
     normalizeMarkets(documentName, game, gamePath, out);

@@ -83,7 +83,7 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
     const gameId = oddsApiGameId(event.id);
     const startTime = new Date(event.commence_time);
     const live = fetchedAt.getTime() >= startTime.getTime();
-    out.identities!.push({ gameId, sourceId: event.id, leagueId, homeTeamId: home.id, awayTeamId: away.id, startTime });
+    out.identities!.push({ gameId, sourceId: event.id, leagueId, homeTeamId: home.id, awayTeamId: away.id, startTime, simulated: event.simulated === true });
     const { game, boxscore } = gameOf(event, gameId, leagueId, home.id, away.id, live);
     out.games.push(game);
     if (boxscore) out.boxscores.push(boxscore);
@@ -219,7 +219,7 @@ function gameOf(event: OddsApiEvent, id: number, leagueId: number, homeTeamId: n
     id, leagueId, coreId: null, status, upstreamStatus: upstream, realStatus: upstream, statusDisplay: completed ? 'Final' : null, startTime,
     awayTeamId, homeTeamId, winningTeamId: winner, type: phase === 'off' ? null : phase, season: String(season), week: null, attendance: null,
     coverage: null, isFree: false, trending: false, awayRotationNumber: null, homeRotationNumber: null, numBets: null, broadcast: null, series: null,
-    meta: { source_ids: { [ODDS_API_SOURCE]: event.id } }, simulated: false,
+    meta: { source_ids: { [ODDS_API_SOURCE]: event.id } }, simulated: event.simulated === true,
   };
   const boxscore: BoxscoreRow | null = homeScore != null && awayScore != null
     ? { gameId: id, clock: null, period: null, homeScore, awayScore, periodScores: [], totalPoints: homeScore + awayScore, homeFirstHalf: null, awayFirstHalf: null, homeSecondHalf: null, awaySecondHalf: null }

@@ -46,6 +46,8 @@ const event = z.object({
   /** Scores endpoint only. */
   completed: z.boolean().nullish(),
   scores: z.array(z.object({ name: z.string(), score: z.string().nullish() })).nullish(),
+  /** Never sent by The Odds API: the simulator's own events (its demo props) say so. */
+  simulated: z.boolean().nullish(),
   last_update: z.string().nullish(),
 });
 
