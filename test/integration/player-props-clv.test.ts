@@ -359,6 +359,19 @@ describe('CLV of player prop bets and closes of yes/no props: the real WNBA prop
       expect(res.body.error).toContain(message);
     });
 
+    test('when the player plays in another league than the game, then 400 names player_id', async () => {
+      const bet = good();
+      const game = await t.db.prisma.game.findUniqueOrThrow({ where: { id: bet.game_id as number } });
+      const other = await t.db.prisma.league.findFirstOrThrow({ where: { id: { not: game.leagueId } } });
+      // A player of the other league (written here: the captures hold WNBA players only).
+      const player = await t.db.prisma.player.create({ data: { leagueId: other.id, name: 'Other League Player' } });
+      for (const path of ['/clv', '/grade']) {
+        const res = await post(path, [{ ...bet, player_id: player.id, ...(path === '/grade' && { book_id: undefined, price: undefined, placed_at: undefined }) }]);
+        expect(res.status).toBe(400);
+        expect(res.body.error).toContain(`invalid parameter bets[0].player_id: player ${player.id} plays in another league than game ${bet.game_id}`);
+      }
+    });
+
     test('when the second bet of several is bad, then the 400 names it by its index', async () => {
       const res = await post('/clv', [good(), { ...good(), prop_type: 'dunks' }]);
       expect(res.status).toBe(400);
@@ -374,6 +387,26 @@ describe('CLV of player prop bets and closes of yes/no props: the real WNBA prop
       );
       expect(res.body.errors[0].message).toContain('invalid parameter bets[0].line: must be absent on a double_double prop bet');
     });
+  });
+
+  test('when a game is cancelled, then its prop bets and prop outcomes are void (the game\'s status alone), not ungraded', async () => {
+    // A game none of the other tests reads: its status is changed here as the feed would change it.
+    const used = new Set([...propBets(40).map((c) => c.bet.game_id), gameIds.get(yesNo.sid)]);
+    const sid = [...pregame.keys()].reverse().find((s) => !used.has(gameIds.get(s)))!;
+    const gameId = gameIds.get(sid)!;
+    const outcome = propsOf(pregame.get(sid)!.at(-1)!.data).entries().next().value!;
+    const [, player, market] = outcome[0].split('|');
+    const over = side(outcome[1], 'over');
+    const bet = { game_id: gameId, market_type: 'player_props', prop_type: market!.replace(/^player_/, ''), player_id: playerIds.get(player!), side: 'over', line: over.point };
+    const before = await post('/grade', [bet]);
+    expect(before.body.data[0]).toMatchObject({ result: null, result_missing_reason: 'no_player_statistics' });
+    await t.db.prisma.game.update({ where: { id: gameId }, data: { status: 'cancelled' } });
+    const after = await post('/grade', [bet]);
+    expect(after.body.data[0]).toMatchObject({ game_status: 'cancelled', result: 'void', result_missing_reason: null, graded_at: expect.any(String) });
+    const markets = await t.get(`${BASE}/games/${gameId}/markets?market_type=player_props`, key);
+    expect(markets.status).toBe(200);
+    const results = new Set(markets.body.data.markets.player_props.outcomes.map((o: any) => o.result));
+    expect([...results]).toEqual(['void']);
   });
 
   test('when prop bets are sent, then requests and responses validate against /api/v1/openapi.json', async () => {

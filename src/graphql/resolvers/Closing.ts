@@ -69,15 +69,22 @@ async function gamesOf(ctx: GraphQLContext, bets: readonly { gameId: number }[])
   return games;
 }
 
-/** The players of the prop bets, by id. @throws AppError BAD_REQUEST naming the first bet of an unknown player */
-async function playersOf(ctx: GraphQLContext, bets: readonly { playerId?: number | null | undefined }[]): Promise<Map<number, Player>> {
+/**
+ * The players of the prop bets, by id.
+ * @throws AppError BAD_REQUEST naming the first bet of an unknown player, or of a player of another
+ *   league than its game's (no book quotes a WNBA player's prop on an NBA game: a mistaken id)
+ */
+async function playersOf(ctx: GraphQLContext, bets: readonly { gameId: number; playerId?: number | null | undefined }[], games: ReadonlyMap<number, GameRow>): Promise<Map<number, Player>> {
   const ids = [...new Set(bets.flatMap((b) => (b.playerId ? [b.playerId] : [])))];
   const players = new Map<number, Player>();
   (await ctx.loaders.playerById.loadMany(ids)).forEach((p, i) => {
     if (p && !(p instanceof Error)) players.set(ids[i]!, p);
   });
   bets.forEach((b, i) => {
-    if (b.playerId && !players.has(b.playerId)) throw invalidParameter(`bets[${i}].player_id`, `no player ${b.playerId}`);
+    if (!b.playerId) return;
+    const player = players.get(b.playerId);
+    if (!player) throw invalidParameter(`bets[${i}].player_id`, `no player ${b.playerId}`);
+    if (player.leagueId !== games.get(b.gameId)!.leagueId) throw invalidParameter(`bets[${i}].player_id`, `player ${b.playerId} plays in another league than game ${b.gameId}`);
   });
   return players;
 }
@@ -148,7 +155,7 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
     bets.forEach((b, i) => {
       if (!known.has(b.bookId)) throw invalidParameter(`bets[${i}].book_id`, `no sportsbook ${b.bookId}`);
     });
-    const players = await playersOf(ctx, bets);
+    const players = await playersOf(ctx, bets, games);
     const sharpId = allBooks.find((b) => b.isSharp)?.id ?? null;
 
     const set: ClosingSet = await loadClosing(ctx, [...games.values()], { marketTypes: [...new Set(bets.map((b) => b.stored))] });
@@ -234,7 +241,7 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
       return { ...bet, stored: checkBet(i, bet) };
     });
     const games = await gamesOf(ctx, bets);
-    const players = await playersOf(ctx, bets);
+    const players = await playersOf(ctx, bets, games);
     return Promise.all(
       bets.map(async (b, index): Promise<BetGrade> => {
         const game = games.get(b.gameId)!;
