@@ -1,3 +1,4 @@
+import { isPropMarket } from './market-types';
 import { FINAL_STATUSES, VOID_STATUSES, type BetResult } from './vocabulary';
 
 // Grading a bet from a game's final score (docs/closing-and-grading.md). Pure: callers pass the
@@ -102,11 +103,13 @@ export interface Grade {
 /**
  * The grade of a bet on a game in `status`, or null while the game has no final result yet (not
  * started, being played, or an unknown status). Postponed and cancelled games void every bet; a
- * final game whose needed score is missing voids the bet too.
+ * final game whose needed score is missing voids the bet too. A player prop (its stored market type:
+ * player_points, ...) is graded only when that voids it: it settles on the player's statistics,
+ * which no source carries, so it is never guessed from the score (docs/player-props.md).
  */
 export function gradeBet(bet: BetSelection & { period: string }, status: string, score: GameScore | null): Grade | null {
   if (VOID_STATUSES.includes(status)) return { result: 'void', voidReason: 'not_played' };
-  if (!FINAL_STATUSES.includes(status)) return null;
+  if (!FINAL_STATUSES.includes(status) || isPropMarket(bet.marketType)) return null;
   const points = score ? pointsOfPeriod(score, bet.period) : null;
   if (!points) return { result: 'void', voidReason: 'score_missing' };
   return { result: settle(bet, points), voidReason: null };

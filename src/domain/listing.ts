@@ -324,6 +324,11 @@ export class MarketView {
     return { probability: consensus[index] as number, reference: 'consensus', reference_point: point, point_adjusted: false, reference_book_count: group.pairs.length };
   }
 
+  /** True when some book quotes both sides at some line (a reference exists somewhere). */
+  hasPairs(): boolean {
+    return this.lines.size > 0;
+  }
+
   /** Whether `bookId` stopped moving in this market while the game is played (domain isBookFrozen). */
   frozen(bookId: number): boolean {
     const own = this.lastMove.get(bookId);

@@ -98,6 +98,24 @@ export const VOID_STATUSES: readonly string[] = ['postponed', 'cancelled'];
 export const CLOSING_GAPS = ['no_capture_before_start', 'not_quoted_before_start'] as const;
 export type ClosingGap = (typeof CLOSING_GAPS)[number];
 
+/**
+ * Why a bet has no fair close (POST /clv, docs/closing-and-grading.md):
+ * - `no_closing_pair`: no real book closed both sides of the bet's market (at any line);
+ * - `no_closing_pair_at_line`: books closed both sides of the player's prop, but none at the bet's
+ *   line, and props have no key-number model to move another line's pair to it.
+ */
+export const FAIR_GAPS = ['no_closing_pair', 'no_closing_pair_at_line'] as const;
+export type FairGap = (typeof FAIR_GAPS)[number];
+
+/**
+ * Why a bet has no result (POST /grade, docs/closing-and-grading.md):
+ * - `not_final`: the game has no final result yet (not started, being played);
+ * - `no_player_statistics`: a player prop on a game that was played: it settles on the player's
+ *   statistics, which no source of the service carries, so it is never guessed.
+ */
+export const GRADE_GAPS = ['not_final', 'no_player_statistics'] as const;
+export type GradeGap = (typeof GRADE_GAPS)[number];
+
 /** What the instant a game went live was taken from: its start time, or an earlier first live price. */
 export const CUTOFF_SOURCES = ['start_time', 'first_live_price'] as const;
 export type CutoffSource = (typeof CUTOFF_SOURCES)[number];

@@ -7,16 +7,16 @@ import {
   closingCutoff,
   closingGap,
   decimalToFractional,
+  hasLine,
   isPropMarket,
   propTypeOf,
-  SIDES,
   type ClosingGap,
   type DevigMethod,
   type League,
   type LiveMarketType,
-  type MarketType,
   type Period,
   type Side,
+  type StoredMarketType,
 } from '../domain';
 import type { ClosingLine, ClosingPrice } from './__generated__/resolvers-types';
 import type { GraphQLContext } from './context';
@@ -34,6 +34,7 @@ export function priceOf(american: number): ClosingPrice {
 
 /** The closing lines of `games` within `scope`, and the closing rows and books they came from. */
 export interface ClosingSet {
+  /** One per row, in the same order (`lines[i]` is `rows[i]` as the schema shows it). */
   lines: ClosingLine[];
   rows: ClosingRow[];
   books: Map<number, SportsbookRow>;
@@ -57,8 +58,7 @@ export async function loadClosing(ctx: GraphQLContext, games: readonly Game[], s
     const settled = f.firstLiveAt !== null || cutoff.at <= ctx.now || f.status !== 'scheduled';
     gameInfo.set(f.gameId, { game, cutoffAt: cutoff.at, firstSeenAt: f.firstSeenAt, source: cutoff.source, settled });
   }
-  // The schema's Side has no yes/no yet: the closes of yes/no props (double-double) are left out (docs/player-props.md).
-  const rows = (await findClosingRows(ctx.db.prisma, new Map([...gameInfo].map(([id, g]) => [id, g.cutoffAt])), scope)).filter((r) => (SIDES as readonly string[]).includes(r.side));
+  const rows = await findClosingRows(ctx.db.prisma, new Map([...gameInfo].map(([id, g]) => [id, g.cutoffAt])), scope);
   const books = await booksOf(ctx, rows);
   const playerIds = [...new Set(rows.flatMap((r) => (r.playerId ? [r.playerId] : [])))];
   const players = new Map(
@@ -99,24 +99,26 @@ export async function leagueOf(ctx: GraphQLContext, game: Game): Promise<League>
 }
 
 /**
- * The market of one game, market type and period at the close, as the listings' MarketView over
- * every real (non-aggregate) book's closing price: its `reference()` is the fair close (the sharp
- * book's de-vigged pair at a line, else the consensus there, else the nearest line moved with the
- * key-number model).
+ * The market of one game, market type and period (and player, on a prop) at the close, as the
+ * listings' MarketView over every real (non-aggregate) book's closing price: its `reference()` is the
+ * fair close (the sharp book's de-vigged pair at a line, else the consensus there, else, on game
+ * markets only, the nearest line moved with the key-number model). A prop's main and alternate lines
+ * are one market, each line its own pair, as on /markets/player_props.
  */
 export function closingMarket(
   set: ClosingSet,
   game: Game,
   league: League,
-  marketType: MarketType,
+  marketType: StoredMarketType,
   period: string,
   method: DevigMethod,
+  playerId = 0,
 ): MarketView {
   const quotes: ListingQuote[] = [];
   for (const r of set.rows) {
-    if (r.gameId !== game.id || r.marketType !== marketType || r.period !== period || !r.close) continue;
+    if (r.gameId !== game.id || r.marketType !== marketType || r.period !== period || r.playerId !== playerId || !r.close) continue;
     if (set.books.get(r.bookId)?.isAggregate) continue;
-    if (marketType !== 'moneyline' && r.close.point === null) continue;
+    if (hasLine(marketType) && r.close.point === null) continue;
     const decimal = americanToDecimal(r.close.american);
     quotes.push({
       gameId: r.gameId,
@@ -135,6 +137,8 @@ export function closingMarket(
       lineStatus: 'normal',
       seenAt: r.close.seenAt,
       changedAt: r.close.seenAt,
+      playerId: r.playerId,
+      lineKey: r.lineKey,
     });
   }
   const books = new Map([...set.books].map(([id, b]) => [id, { id, name: b.name, isAggregate: b.isAggregate, isSharp: b.isSharp, kind: b.kind }]));

@@ -1,7 +1,10 @@
 import { GraphQLEnumType, type GraphQLSchema } from 'graphql';
 import {
   BET_RESULTS,
+  ALL_SIDES,
   CLOSING_GAPS,
+  FAIR_GAPS,
+  GRADE_GAPS,
   CUTOFF_SOURCES,
   DEVIG_METHODS,
   FAIR_SOURCES,
@@ -16,7 +19,6 @@ import {
   PERIODS,
   PLANS,
   REFERENCE_CHOICES,
-  SIDES,
   STATUS_WORDS,
   SUBSCRIPTION_STATUSES,
   WEBHOOK_DELIVERY_STATUSES,
@@ -34,7 +36,7 @@ import type { Resolvers } from './__generated__/resolvers-types';
 export const ENUM_VOCABULARY = {
   MarketType: MARKET_TYPES,
   LiveMarketType: LIVE_MARKET_TYPES,
-  Side: SIDES,
+  Side: ALL_SIDES,
   Period: PERIODS,
   ListingPeriod: LISTING_PERIODS,
   ListingSort: LISTING_SORTS,
@@ -48,6 +50,8 @@ export const ENUM_VOCABULARY = {
   SubscriptionStatus: SUBSCRIPTION_STATUSES,
   BetResult: BET_RESULTS,
   ClosingGap: CLOSING_GAPS,
+  FairCloseGap: FAIR_GAPS,
+  GradeGap: GRADE_GAPS,
   ClosingCutoffSource: CUTOFF_SOURCES,
   FairCloseSource: FAIR_SOURCES,
   ReferenceChoice: REFERENCE_CHOICES,

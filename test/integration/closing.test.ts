@@ -278,7 +278,18 @@ describe('closing lines, CLV and grading', () => {
         fc.string({ maxLength: 12 }),
       );
       const bet = fc.record(
-        { game_id: fc.oneof(fc.constant(GAME), value), book_id: fc.oneof(fc.constant(DK), value), market_type: fc.oneof(fc.constantFrom('moneyline', 'spread', 'total'), value), period: value, side: fc.oneof(fc.constantFrom('home', 'away', 'over', 'under'), value), line: fc.oneof(fc.constantFrom(-11.5, 232.5), value), price: fc.oneof(fc.constant(-110), value), placed_at: value },
+        {
+          game_id: fc.oneof(fc.constant(GAME), value),
+          book_id: fc.oneof(fc.constant(DK), value),
+          market_type: fc.oneof(fc.constantFrom('moneyline', 'spread', 'total', 'player_props'), value),
+          prop_type: fc.oneof(fc.constantFrom('points', 'double_double'), value),
+          player_id: fc.oneof(fc.constant(1), value),
+          period: value,
+          side: fc.oneof(fc.constantFrom('home', 'away', 'over', 'under', 'yes', 'no'), value),
+          line: fc.oneof(fc.constantFrom(-11.5, 232.5, 18.5), value),
+          price: fc.oneof(fc.constant(-110), value),
+          placed_at: value,
+        },
         { requiredKeys: [] },
       );
       const body = fc.oneof(value, fc.array(bet, { maxLength: 3 }), fc.record({ bets: fc.oneof(value, fc.array(bet, { maxLength: 3 })), devig: value }, { requiredKeys: [] }));

@@ -385,7 +385,7 @@ export interface paths {
         };
         /**
          * Closing lines: the last pregame price of every game, book, market, period and side before the game went live
-         * @description One entry per outcome a book quoted (pregame or live). price/point: the last pregame price seen strictly before cutoff_at (the start time, or the first live price when that came earlier); captured_at: the capture it was first seen in. Without a close, price is null and missing_reason says why (no_capture_before_start, not_quoted_before_start). settled is false until the game goes live.
+         * @description One entry per outcome a book quoted (pregame or live). price/point: the last pregame price seen strictly before cutoff_at (the start time, or the first live price when that came earlier); captured_at: the capture it was first seen in. Without a close, price is null and missing_reason says why (no_capture_before_start, not_quoted_before_start). settled is false until the game goes live. market_type=player_props: the props' closes, over/under at each line and yes/no (double_double, triple_double) without one.
          */
         get: operations["ClosingLines"];
         put?: never;
@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * Closing-line value of up to 500 bets: against the close at the bet's book, at the sharp book, and against the de-vigged fair close
-         * @description cents: cents(bet) - cents(close) on the American cents scale (-105 to +105 is 10 cents); implied_probability: implied(close) - implied(bet); both only when the close is at the bet's line (same_line). fair: the fair probability of the bet's side at its line (sharp book's closing pair, else the consensus of every real book's, moved by the key-number model when no pair is at the bet's line; reference chooses sharp, exchange or consensus, and fair.source says which it came from) and clv_ev_percent = (p * decimal - 1) * 100.
+         * @description cents: cents(bet) - cents(close) on the American cents scale (-105 to +105 is 10 cents); implied_probability: implied(close) - implied(bet); both only when the close is at the bet's line (same_line). fair: the fair probability of the bet's side at its line (sharp book's closing pair, else the consensus of every real book's, moved by the key-number model when no pair is at the bet's line; reference chooses sharp, exchange or consensus, and fair.source says which it came from) and clv_ev_percent = (p * decimal - 1) * 100; fair_missing_reason says why fair is null. A player prop bet (market_type player_props, prop_type, player_id) is measured against the book's close at the bet's line (main or alternate; else its main line, same_line false) and the fair close of the pairs closed at that line only (props have no key-number model: no_closing_pair_at_line).
          */
         post: operations["BetClv"];
         delete?: never;
@@ -427,7 +427,7 @@ export interface paths {
         put?: never;
         /**
          * Grades (won, lost, push, void) of up to 500 bets from the games' final scores
-         * @description result is null until the game is final (finished or closed); postponed and cancelled games void every bet, and so does a missing period score. graded_at is when the feed last changed the score graded: a score correction re-grades and moves it.
+         * @description result is null until the game is final (finished or closed); postponed and cancelled games void every bet, and so does a missing period score. graded_at is when the feed last changed the score graded: a score correction re-grades and moves it. result_missing_reason says why result is null: not_final, or no_player_statistics on a player prop (market_type player_props, prop_type, player_id): a prop settles on the player's statistics, which no source carries, so it is void when the game was not played and never graded otherwise.
          */
         post: operations["GradeBets"];
         delete?: never;
@@ -970,7 +970,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1065,7 +1065,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1160,7 +1160,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1261,7 +1261,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1356,7 +1356,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1690,7 +1690,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1785,7 +1785,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1880,7 +1880,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1981,7 +1981,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2076,7 +2076,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2324,7 +2324,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2394,7 +2394,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2464,7 +2464,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2541,7 +2541,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2612,7 +2612,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2682,7 +2682,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -4810,7 +4810,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -4902,7 +4902,7 @@ export interface operations {
                 /** @description Only these sportsbooks (comma-separated and/or repeated) */
                 book_id?: number[];
                 /** @description Only these sides (comma-separated and/or repeated) */
-                side?: ("home" | "away" | "over" | "under")[];
+                side?: ("home" | "away" | "over" | "under" | "yes" | "no")[];
                 /** @description Only these periods (full is an alias of full_game) (comma-separated and/or repeated) */
                 period?: ("full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter")[];
             };
@@ -5347,7 +5347,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5442,7 +5442,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5537,7 +5537,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5638,7 +5638,7 @@ export interface operations {
                                                 /** @description Stored period, e.g. full_game. */
                                                 period: string;
                                                 /**
-                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                                  * @enum {string|null}
                                                  */
                                                 result: "won" | "lost" | "push" | "void" | null;
@@ -5733,7 +5733,7 @@ export interface operations {
                                                 /** @description Stored period, e.g. full_game. */
                                                 period: string;
                                                 /**
-                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                                  * @enum {string|null}
                                                  */
                                                 result: "won" | "lost" | "push" | "void" | null;
@@ -5823,7 +5823,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5881,7 +5881,7 @@ export interface operations {
                 /** @description Only these periods (full is an alias of full_game) (comma-separated and/or repeated) */
                 period?: ("full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter")[];
                 /** @description Only these sides (comma-separated and/or repeated) */
-                side?: ("home" | "away" | "over" | "under")[];
+                side?: ("home" | "away" | "over" | "under" | "yes" | "no")[];
             };
             header?: {
                 /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
@@ -5952,7 +5952,7 @@ export interface operations {
                              * @description The side.
                              * @enum {string}
                              */
-                            side: "home" | "away" | "over" | "under";
+                            side: "home" | "away" | "over" | "under" | "yes" | "no";
                             /** @description The side's handicap (spread), the total (total) or the player's line (props) of the closing price; null on moneylines and without a close. */
                             point: number | null;
                             /** @description The closing price; null when the book had no pregame price before the game went live (see missingReason). */
@@ -6017,22 +6017,29 @@ export interface operations {
                         /** @description The game of the bet */
                         game_id: number;
                         /**
-                         * @description The market of the bet
+                         * @description The market of the bet: moneyline, spread, total, or player_props (with prop_type and player_id)
                          * @enum {string}
                          */
-                        market_type: "moneyline" | "spread" | "total";
+                        market_type: "moneyline" | "spread" | "total" | "player_props";
                         /**
-                         * @description The period the market settles on (full is an alias of full_game)
+                         * @description player_props bets only (required there): the prop
+                         * @enum {string}
+                         */
+                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
+                        /** @description player_props bets only (required there): the player (GET /players) */
+                        player_id?: number;
+                        /**
+                         * @description The period the market settles on (full is an alias of full_game); props are full_game only
                          * @default full_game
                          * @enum {string}
                          */
                         period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
                         /**
-                         * @description The side bet on: home or away (moneyline, spread), over or under (total)
+                         * @description The side bet on: home or away (moneyline, spread), over or under (total, props with a line), yes or no (double_double, triple_double)
                          * @enum {string}
                          */
-                        side: "home" | "away" | "over" | "under";
-                        /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
+                        side: "home" | "away" | "over" | "under" | "yes" | "no";
+                        /** @description The side's handicap (spread), the total (total) or the player's line (props); absent or null on moneylines and on double_double, triple_double; a multiple of 0.5 */
                         line?: number | null;
                         /** @description The sportsbook the bet was placed at */
                         book_id: number;
@@ -6060,22 +6067,29 @@ export interface operations {
                     /** @description The game of the bet */
                     game_id: number;
                     /**
-                     * @description The market of the bet
+                     * @description The market of the bet: moneyline, spread, total, or player_props (with prop_type and player_id)
                      * @enum {string}
                      */
-                    market_type: "moneyline" | "spread" | "total";
+                    market_type: "moneyline" | "spread" | "total" | "player_props";
                     /**
-                     * @description The period the market settles on (full is an alias of full_game)
+                     * @description player_props bets only (required there): the prop
+                     * @enum {string}
+                     */
+                    prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
+                    /** @description player_props bets only (required there): the player (GET /players) */
+                    player_id?: number;
+                    /**
+                     * @description The period the market settles on (full is an alias of full_game); props are full_game only
                      * @default full_game
                      * @enum {string}
                      */
                     period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
                     /**
-                     * @description The side bet on: home or away (moneyline, spread), over or under (total)
+                     * @description The side bet on: home or away (moneyline, spread), over or under (total, props with a line), yes or no (double_double, triple_double)
                      * @enum {string}
                      */
-                    side: "home" | "away" | "over" | "under";
-                    /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
+                    side: "home" | "away" | "over" | "under" | "yes" | "no";
+                    /** @description The side's handicap (spread), the total (total) or the player's line (props); absent or null on moneylines and on double_double, triple_double; a multiple of 0.5 */
                     line?: number | null;
                     /** @description The sportsbook the bet was placed at */
                     book_id: number;
@@ -6115,10 +6129,21 @@ export interface operations {
                             /** @description The sportsbook. */
                             book_id: number;
                             /**
-                             * @description The market.
+                             * @description The market (PLAYER_PROPS for a prop bet).
                              * @enum {string}
                              */
-                            market_type: "moneyline" | "spread" | "total";
+                            market_type: "moneyline" | "spread" | "total" | "player_props";
+                            /** @description Player props: points, rebounds, ... (null on game markets). */
+                            prop_type?: string | null;
+                            /** @description Player props: the player (null on game markets). */
+                            player?: {
+                                /** @description Stable player id (GET /players). */
+                                id: number;
+                                /** @description The player's name as first seen. */
+                                name: string;
+                                /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                team_id: number | null;
+                            } | null;
                             /**
                              * @description The period.
                              * @enum {string}
@@ -6128,8 +6153,8 @@ export interface operations {
                              * @description The side.
                              * @enum {string}
                              */
-                            side: "home" | "away" | "over" | "under";
-                            /** @description The bet's line (null on moneylines). */
+                            side: "home" | "away" | "over" | "under" | "yes" | "no";
+                            /** @description The bet's line (null on moneylines and yes/no props). */
                             line: number | null;
                             /** @description The bet's price. */
                             price: {
@@ -6145,7 +6170,7 @@ export interface operations {
                              * @description When the bet was placed, as given.
                              */
                             placed_at: string | null;
-                            /** @description The close at the bet's book and the CLV against it; null when the book has no close for this outcome. */
+                            /** @description The close at the bet's book and the CLV against it; null when the book has no close for this outcome. Props: the close at the bet's line (main or alternate), else the book's main line (sameLine false). */
                             book: {
                                 /** @description The closing line used. */
                                 close: {
@@ -6184,7 +6209,7 @@ export interface operations {
                                      * @description The side.
                                      * @enum {string}
                                      */
-                                    side: "home" | "away" | "over" | "under";
+                                    side: "home" | "away" | "over" | "under" | "yes" | "no";
                                     /** @description The side's handicap (spread), the total (total) or the player's line (props) of the closing price; null on moneylines and without a close. */
                                     point: number | null;
                                     /** @description The closing price; null when the book had no pregame price before the game went live (see missingReason). */
@@ -6265,7 +6290,7 @@ export interface operations {
                                      * @description The side.
                                      * @enum {string}
                                      */
-                                    side: "home" | "away" | "over" | "under";
+                                    side: "home" | "away" | "over" | "under" | "yes" | "no";
                                     /** @description The side's handicap (spread), the total (total) or the player's line (props) of the closing price; null on moneylines and without a close. */
                                     point: number | null;
                                     /** @description The closing price; null when the book had no pregame price before the game went live (see missingReason). */
@@ -6307,7 +6332,7 @@ export interface operations {
                                 /** @description implied(close) - implied(bet), margins included; null when the lines differ. */
                                 implied_probability: number | null;
                             } | null;
-                            /** @description CLV against the fair close; null when no book closed both sides of the market. */
+                            /** @description CLV against the fair close; null when no book closed both sides of the market (props: at the bet's line), see fairMissingReason. */
                             fair: {
                                 /**
                                  * @description Method used to remove the margin (echoed).
@@ -6334,6 +6359,11 @@ export interface operations {
                                 /** @description (probability * decimal(bet price) - 1) * 100: expected profit per 100 staked at the fair close. */
                                 clv_ev_percent: number;
                             } | null;
+                            /**
+                             * @description Why there is no fair close; null when there is one.
+                             * @enum {string|null}
+                             */
+                            fair_missing_reason: "no_closing_pair" | "no_closing_pair_at_line" | null;
                             /**
                              * @description Why the bet's book has no close for this outcome; null when it has one.
                              * @enum {string|null}
@@ -6377,44 +6407,58 @@ export interface operations {
                         /** @description The game of the bet */
                         game_id: number;
                         /**
-                         * @description The market of the bet
+                         * @description The market of the bet: moneyline, spread, total, or player_props (with prop_type and player_id)
                          * @enum {string}
                          */
-                        market_type: "moneyline" | "spread" | "total";
+                        market_type: "moneyline" | "spread" | "total" | "player_props";
                         /**
-                         * @description The period the market settles on (full is an alias of full_game)
+                         * @description player_props bets only (required there): the prop
+                         * @enum {string}
+                         */
+                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
+                        /** @description player_props bets only (required there): the player (GET /players) */
+                        player_id?: number;
+                        /**
+                         * @description The period the market settles on (full is an alias of full_game); props are full_game only
                          * @default full_game
                          * @enum {string}
                          */
                         period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
                         /**
-                         * @description The side bet on: home or away (moneyline, spread), over or under (total)
+                         * @description The side bet on: home or away (moneyline, spread), over or under (total, props with a line), yes or no (double_double, triple_double)
                          * @enum {string}
                          */
-                        side: "home" | "away" | "over" | "under";
-                        /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
+                        side: "home" | "away" | "over" | "under" | "yes" | "no";
+                        /** @description The side's handicap (spread), the total (total) or the player's line (props); absent or null on moneylines and on double_double, triple_double; a multiple of 0.5 */
                         line?: number | null;
                     }[];
                 } | {
                     /** @description The game of the bet */
                     game_id: number;
                     /**
-                     * @description The market of the bet
+                     * @description The market of the bet: moneyline, spread, total, or player_props (with prop_type and player_id)
                      * @enum {string}
                      */
-                    market_type: "moneyline" | "spread" | "total";
+                    market_type: "moneyline" | "spread" | "total" | "player_props";
                     /**
-                     * @description The period the market settles on (full is an alias of full_game)
+                     * @description player_props bets only (required there): the prop
+                     * @enum {string}
+                     */
+                    prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
+                    /** @description player_props bets only (required there): the player (GET /players) */
+                    player_id?: number;
+                    /**
+                     * @description The period the market settles on (full is an alias of full_game); props are full_game only
                      * @default full_game
                      * @enum {string}
                      */
                     period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
                     /**
-                     * @description The side bet on: home or away (moneyline, spread), over or under (total)
+                     * @description The side bet on: home or away (moneyline, spread), over or under (total, props with a line), yes or no (double_double, triple_double)
                      * @enum {string}
                      */
-                    side: "home" | "away" | "over" | "under";
-                    /** @description The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5 */
+                    side: "home" | "away" | "over" | "under" | "yes" | "no";
+                    /** @description The side's handicap (spread), the total (total) or the player's line (props); absent or null on moneylines and on double_double, triple_double; a multiple of 0.5 */
                     line?: number | null;
                 }[];
             };
@@ -6443,10 +6487,21 @@ export interface operations {
                             /** @description The game. */
                             game_id: number;
                             /**
-                             * @description The market.
+                             * @description The market (PLAYER_PROPS for a prop bet).
                              * @enum {string}
                              */
-                            market_type: "moneyline" | "spread" | "total";
+                            market_type: "moneyline" | "spread" | "total" | "player_props";
+                            /** @description Player props: points, rebounds, ... (null on game markets). */
+                            prop_type?: string | null;
+                            /** @description Player props: the player (null on game markets). */
+                            player?: {
+                                /** @description Stable player id (GET /players). */
+                                id: number;
+                                /** @description The player's name as first seen. */
+                                name: string;
+                                /** @description The player's team when a source says it (The Odds API's props do not); null otherwise. */
+                                team_id: number | null;
+                            } | null;
                             /**
                              * @description The period.
                              * @enum {string}
@@ -6456,16 +6511,21 @@ export interface operations {
                              * @description The side.
                              * @enum {string}
                              */
-                            side: "home" | "away" | "over" | "under";
-                            /** @description The bet's line (null on moneylines). */
+                            side: "home" | "away" | "over" | "under" | "yes" | "no";
+                            /** @description The bet's line (null on moneylines and yes/no props). */
                             line: number | null;
                             /** @description The game's status. */
                             game_status: string;
                             /**
-                             * @description The result; null while the game has no final result yet.
+                             * @description The result; null while the game has no final result yet, and on player props of played games (resultMissingReason).
                              * @enum {string|null}
                              */
                             result: "won" | "lost" | "push" | "void" | null;
+                            /**
+                             * @description Why result is null; null when there is a result.
+                             * @enum {string|null}
+                             */
+                            result_missing_reason: "not_final" | "no_player_statistics" | null;
                             /** @description Home points of the period graded; null when unknown. */
                             home_points: number | null;
                             /** @description Away points of the period graded; null when unknown. */

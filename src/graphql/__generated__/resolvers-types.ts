@@ -15,6 +15,8 @@ import type { Plan } from '../../domain';
 import type { SubscriptionStatus } from '../../domain';
 import type { BetResult } from '../../domain';
 import type { ClosingGap } from '../../domain';
+import type { FairGap as FairCloseGap } from '../../domain';
+import type { GradeGap } from '../../domain';
 import type { CutoffSource as ClosingCutoffSource } from '../../domain';
 import type { FairSource as FairCloseSource } from '../../domain';
 import type { ReferenceChoice } from '../../domain';
@@ -147,28 +149,34 @@ export type BestOdds = {
 /** Closing-line value of one bet, in the order the bets were given. */
 export type BetClv = {
   __typename?: 'BetClv';
-  /** The close at the bet's book and the CLV against it; null when the book has no close for this outcome. */
+  /** The close at the bet's book and the CLV against it; null when the book has no close for this outcome. Props: the close at the bet's line (main or alternate), else the book's main line (sameLine false). */
   book: Maybe<ClvAgainstClose>;
   /** The sportsbook. */
   bookId: Scalars['Int']['output'];
   /** Why the bet's book has no close for this outcome; null when it has one. */
   bookMissingReason: Maybe<ClosingGap>;
-  /** CLV against the fair close; null when no book closed both sides of the market. */
+  /** CLV against the fair close; null when no book closed both sides of the market (props: at the bet's line), see fairMissingReason. */
   fair: Maybe<FairClose>;
+  /** Why there is no fair close; null when there is one. */
+  fairMissingReason: Maybe<FairCloseGap>;
   /** The game. */
   gameId: Scalars['Int']['output'];
   /** The bet's position in the list (0-based). */
   index: Scalars['Int']['output'];
-  /** The bet's line (null on moneylines). */
+  /** The bet's line (null on moneylines and yes/no props). */
   line: Maybe<Scalars['Float']['output']>;
-  /** The market. */
-  marketType: MarketType;
+  /** The market (PLAYER_PROPS for a prop bet). */
+  marketType: LiveMarketType;
   /** The period. */
   period: Period;
   /** When the bet was placed, as given. */
   placedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Player props: the player (null on game markets). */
+  player: Maybe<PlayerBrief>;
   /** The bet's price. */
   price: ClosingPrice;
+  /** Player props: points, rebounds, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
   /** The close at the sharp reference book and the CLV against it; null when it has none. */
   sharp: Maybe<ClvAgainstClose>;
   /** The sharp reference book (Sportsbook.is_sharp); null when none is configured. */
@@ -194,14 +202,20 @@ export type BetGrade = {
   homePoints: Maybe<Scalars['Int']['output']>;
   /** The bet's position in the list (0-based). */
   index: Scalars['Int']['output'];
-  /** The bet's line (null on moneylines). */
+  /** The bet's line (null on moneylines and yes/no props). */
   line: Maybe<Scalars['Float']['output']>;
-  /** The market. */
-  marketType: MarketType;
+  /** The market (PLAYER_PROPS for a prop bet). */
+  marketType: LiveMarketType;
   /** The period. */
   period: Period;
-  /** The result; null while the game has no final result yet. */
+  /** Player props: the player (null on game markets). */
+  player: Maybe<PlayerBrief>;
+  /** Player props: points, rebounds, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
+  /** The result; null while the game has no final result yet, and on player props of played games (resultMissingReason). */
   result: Maybe<BetResult>;
+  /** Why result is null; null when there is a result. */
+  resultMissingReason: Maybe<GradeGap>;
   /** The side. */
   side: Side;
 };
@@ -368,17 +382,21 @@ export type ClvBetInput = {
   bookId: Scalars['Int']['input'];
   /** The game. */
   gameId: Scalars['Int']['input'];
-  /** The bet's handicap (spread) or total; required on spreads and totals, absent on moneylines; a multiple of 0.5. */
+  /** The bet's handicap (spread), total or player's line; required on spreads, totals and props with a line, absent on moneylines and yes/no props; a multiple of 0.5. */
   line?: InputMaybe<Scalars['Float']['input']>;
-  /** The market. */
-  marketType: MarketType;
-  /** The period (default FULL_GAME). */
+  /** The market: MONEYLINE, SPREAD, TOTAL, or PLAYER_PROPS (with propType and playerId). */
+  marketType: LiveMarketType;
+  /** The period (default FULL_GAME; props are full game only). */
   period?: InputMaybe<Period>;
   /** When the bet was placed; must be before the game went live. */
   placedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Player props (required with PLAYER_PROPS, refused otherwise): the player (Query.players). */
+  playerId?: InputMaybe<Scalars['Int']['input']>;
   /** The bet's American price, e.g. -110 or 150. */
   price: Scalars['Int']['input'];
-  /** The side. */
+  /** Player props (required with PLAYER_PROPS, refused otherwise): points, rebounds, ..., double_double, triple_double. */
+  propType?: InputMaybe<Scalars['String']['input']>;
+  /** The side: HOME/AWAY (moneyline, spread), OVER/UNDER (total, props with a line), YES/NO (props without a line). */
   side: Side;
 };
 
@@ -534,6 +552,8 @@ export type FairClose = {
   source: FairCloseSource;
 };
 
+export { FairCloseGap };
+
 export { FairCloseSource };
 
 /** A game with its teams, score and markets (spec 2.1). */
@@ -621,15 +641,21 @@ export { GameStatusFilter };
 export type GradeBetInput = {
   /** The game. */
   gameId: Scalars['Int']['input'];
-  /** The bet's handicap (spread) or total; required on spreads and totals, absent on moneylines; a multiple of 0.5. */
+  /** The bet's handicap (spread), total or player's line; required on spreads, totals and props with a line, absent on moneylines and yes/no props; a multiple of 0.5. */
   line?: InputMaybe<Scalars['Float']['input']>;
-  /** The market. */
-  marketType: MarketType;
-  /** The period (default FULL_GAME). */
+  /** The market: MONEYLINE, SPREAD, TOTAL, or PLAYER_PROPS (with propType and playerId; never graded on a played game, see GradeGap). */
+  marketType: LiveMarketType;
+  /** The period (default FULL_GAME; props are full game only). */
   period?: InputMaybe<Period>;
-  /** The side. */
+  /** Player props (required with PLAYER_PROPS, refused otherwise): the player (Query.players). */
+  playerId?: InputMaybe<Scalars['Int']['input']>;
+  /** Player props (required with PLAYER_PROPS, refused otherwise): points, rebounds, ..., double_double, triple_double. */
+  propType?: InputMaybe<Scalars['String']['input']>;
+  /** The side: HOME/AWAY (moneyline, spread), OVER/UNDER (total, props with a line), YES/NO (props without a line). */
   side: Side;
 };
+
+export { GradeGap };
 
 /** A page of historical snapshots. */
 export type HistoricalPage = {
@@ -1243,7 +1269,7 @@ export type Outcome = {
   priceChangedAt: Scalars['DateTime']['output'];
   /** Player props: points, rebounds, assists, threes, points_rebounds_assists, ... (null on game markets). */
   propType: Maybe<Scalars['String']['output']>;
-  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and always on player props (no source carries player statistics: docs/player-props.md). */
+  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md). */
   result: Maybe<BetResult>;
   /** home, away, over, under (over and under on team totals). */
   side: Scalars['String']['output'];
@@ -2034,12 +2060,14 @@ export type ResolversTypes = {
   DevigMethod: DevigMethod;
   Ev: ResolverTypeWrapper<Ev>;
   FairClose: ResolverTypeWrapper<FairClose>;
+  FairCloseGap: FairCloseGap;
   FairCloseSource: FairCloseSource;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Game: ResolverTypeWrapper<GameModel>;
   GamePage: ResolverTypeWrapper<Omit<GamePage, 'items'> & { items: Array<ResolversTypes['Game']> }>;
   GameStatusFilter: GameStatusFilter;
   GradeBetInput: GradeBetInput;
+  GradeGap: GradeGap;
   HistoricalPage: ResolverTypeWrapper<Omit<HistoricalPage, 'items'> & { items: Array<ResolversTypes['HistoricalSnapshot']> }>;
   HistoricalSnapshot: ResolverTypeWrapper<Omit<HistoricalSnapshot, 'game'> & { game: ResolversTypes['Game'] }>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -2266,13 +2294,16 @@ export type BetClvResolvers<ContextType = GraphQLContext, ParentType extends Res
   bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   bookMissingReason?: Resolver<Maybe<ResolversTypes['ClosingGap']>, ParentType, ContextType>;
   fair?: Resolver<Maybe<ResolversTypes['FairClose']>, ParentType, ContextType>;
+  fairMissingReason?: Resolver<Maybe<ResolversTypes['FairCloseGap']>, ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   line?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
-  marketType?: Resolver<ResolversTypes['MarketType'], ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['LiveMarketType'], ParentType, ContextType>;
   period?: Resolver<ResolversTypes['Period'], ParentType, ContextType>;
   placedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
   price?: Resolver<ResolversTypes['ClosingPrice'], ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sharp?: Resolver<Maybe<ResolversTypes['ClvAgainstClose']>, ParentType, ContextType>;
   sharpBookId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   sharpMissingReason?: Resolver<Maybe<ResolversTypes['ClosingGap']>, ParentType, ContextType>;
@@ -2288,9 +2319,12 @@ export type BetGradeResolvers<ContextType = GraphQLContext, ParentType extends R
   homePoints?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   line?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
-  marketType?: Resolver<ResolversTypes['MarketType'], ParentType, ContextType>;
+  marketType?: Resolver<ResolversTypes['LiveMarketType'], ParentType, ContextType>;
   period?: Resolver<ResolversTypes['Period'], ParentType, ContextType>;
+  player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   result?: Resolver<Maybe<ResolversTypes['BetResult']>, ParentType, ContextType>;
+  resultMissingReason?: Resolver<Maybe<ResolversTypes['GradeGap']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['Side'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
@@ -2472,6 +2506,8 @@ export type FairCloseResolvers<ContextType = GraphQLContext, ParentType extends 
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type FairCloseGapResolvers = EnumResolverSignature<{ NO_CLOSING_PAIR?: any, NO_CLOSING_PAIR_AT_LINE?: any }, ResolversTypes['FairCloseGap']>;
+
 export type FairCloseSourceResolvers = EnumResolverSignature<{ CONSENSUS?: any, EXCHANGE?: any, SHARP?: any }, ResolversTypes['FairCloseSource']>;
 
 export type GameResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Game'] = ResolversParentTypes['Game']> = {
@@ -2514,6 +2550,8 @@ export type GamePageResolvers<ContextType = GraphQLContext, ParentType extends R
 };
 
 export type GameStatusFilterResolvers = EnumResolverSignature<{ CANCELLED?: any, CLOSED?: any, FINISHED?: any, IN_PROGRESS?: any, LIVE?: any, POSTPONED?: any, SCHEDULED?: any, UNKNOWN?: any }, ResolversTypes['GameStatusFilter']>;
+
+export type GradeGapResolvers = EnumResolverSignature<{ NOT_FINAL?: any, NO_PLAYER_STATISTICS?: any }, ResolversTypes['GradeGap']>;
 
 export type HistoricalPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['HistoricalPage'] = ResolversParentTypes['HistoricalPage']> = {
   items?: Resolver<Array<ResolversTypes['HistoricalSnapshot']>, ParentType, ContextType>;
@@ -2906,7 +2944,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
 
 export type ReferenceChoiceResolvers = EnumResolverSignature<{ CONSENSUS?: any, EXCHANGE?: any, SHARP?: any }, ResolversTypes['ReferenceChoice']>;
 
-export type SideResolvers = EnumResolverSignature<{ AWAY?: any, HOME?: any, OVER?: any, UNDER?: any }, ResolversTypes['Side']>;
+export type SideResolvers = EnumResolverSignature<{ AWAY?: any, HOME?: any, NO?: any, OVER?: any, UNDER?: any, YES?: any }, ResolversTypes['Side']>;
 
 export type SideConsensusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SideConsensus'] = ResolversParentTypes['SideConsensus']> = {
   american?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -3072,10 +3110,12 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DevigMethod?: DevigMethodResolvers;
   Ev?: EvResolvers<ContextType>;
   FairClose?: FairCloseResolvers<ContextType>;
+  FairCloseGap?: FairCloseGapResolvers;
   FairCloseSource?: FairCloseSourceResolvers;
   Game?: GameResolvers<ContextType>;
   GamePage?: GamePageResolvers<ContextType>;
   GameStatusFilter?: GameStatusFilterResolvers;
+  GradeGap?: GradeGapResolvers;
   HistoricalPage?: HistoricalPageResolvers<ContextType>;
   HistoricalSnapshot?: HistoricalSnapshotResolvers<ContextType>;
   JSON?: GraphQLScalarType;

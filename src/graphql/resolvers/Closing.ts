@@ -9,17 +9,23 @@ import {
   DEFAULT_REFERENCE,
   FINAL_STATUSES,
   gradeBet,
+  hasLine,
   isPropMarket,
+  marketTypeDefinition,
+  propTypeOf,
   storedMarketTypesOf,
   pointsOfPeriod,
   type DevigMethod,
+  type FairGap,
   type GameScore,
   type Grade,
-  type MarketType,
   type PeriodPoints,
+  type StoredMarketType,
   VOID_STATUSES,
 } from '../../domain';
-import type { BetClv, BetGrade, ClosingLine, ClvAgainstClose, FairClose, OutcomeResolvers, QueryResolvers } from '../__generated__/resolvers-types';
+import type { ClosingRow } from '../../db/closing-repository';
+import type { Player } from '../../db/client';
+import type { BetClv, BetGrade, ClosingLine, ClvAgainstClose, FairClose, OutcomeResolvers, PlayerBrief, QueryResolvers } from '../__generated__/resolvers-types';
 import { dayOrToday, invalidParameter, list } from '../arguments';
 import { checkBet, checkBetCount, checkPrice } from '../bets';
 import { closingMarket, leagueOf, loadClosing, priceOf, type ClosingSet } from '../closing';
@@ -63,15 +69,59 @@ async function gamesOf(ctx: GraphQLContext, bets: readonly { gameId: number }[])
   return games;
 }
 
-/** The bet's line in the market's pairing convention (home handicap, total, 0). */
-function marketLine(marketType: MarketType, side: string, line: number | null): number {
-  if (marketType === 'moneyline' || line === null) return 0;
-  return marketType === 'spread' && side === 'away' ? -line + 0 : line;
+/**
+ * The players of the prop bets, by id.
+ * @throws AppError BAD_REQUEST naming the first bet of an unknown player, or of a player of another
+ *   league than its game's (no book quotes a WNBA player's prop on an NBA game: a mistaken id)
+ */
+async function playersOf(ctx: GraphQLContext, bets: readonly { gameId: number; playerId?: number | null | undefined }[], games: ReadonlyMap<number, GameRow>): Promise<Map<number, Player>> {
+  const ids = [...new Set(bets.flatMap((b) => (b.playerId ? [b.playerId] : [])))];
+  const players = new Map<number, Player>();
+  (await ctx.loaders.playerById.loadMany(ids)).forEach((p, i) => {
+    if (p && !(p instanceof Error)) players.set(ids[i]!, p);
+  });
+  bets.forEach((b, i) => {
+    if (!b.playerId) return;
+    const player = players.get(b.playerId);
+    if (!player) throw invalidParameter(`bets[${i}].player_id`, `no player ${b.playerId}`);
+    if (player.leagueId !== games.get(b.gameId)!.leagueId) throw invalidParameter(`bets[${i}].player_id`, `player ${b.playerId} plays in another league than game ${b.gameId}`);
+  });
+  return players;
 }
 
-function againstClose(close: ClosingLine, marketType: MarketType, line: number | null, price: number): ClvAgainstClose | null {
+/** The player of a prop bet as answers show it; null on a game bet. */
+function playerBrief(players: ReadonlyMap<number, Player>, playerId: number | null | undefined): PlayerBrief | null {
+  const p = playerId ? players.get(playerId) : undefined;
+  return p ? { id: p.id, name: p.name, teamId: p.teamId } : null;
+}
+
+/** The bet's line in the market's pairing convention (home handicap, total or player's line, 0). */
+function marketLine(marketType: StoredMarketType, side: string, line: number | null): number {
+  if (!hasLine(marketType) || line === null) return 0;
+  return marketTypeDefinition(marketType).line === 'handicap' && side === 'away' ? -line + 0 : line;
+}
+
+/**
+ * The close a bet is measured against among one book's closes of its outcome: a game market has one;
+ * a prop may have its main line and alternates, and the close at the bet's line is taken (main or
+ * alternate), else the main line's, as a game market's close at another line (sameLine false), else
+ * the alternate closed nearest the bet's line.
+ */
+function closeFor(candidates: readonly { row: ClosingRow; line: ClosingLine }[] | undefined, line: number | null): ClosingLine | undefined {
+  if (!candidates?.length) return undefined;
+  if (candidates.length === 1) return candidates[0]!.line;
+  const priced = candidates.filter((c) => c.line.price);
+  const at = priced.find((c) => c.line.point === line);
+  if (at) return at.line;
+  const main = candidates.find((c) => c.row.lineKey === '');
+  if (main?.line.price || !priced.length) return (main ?? candidates[0]!).line;
+  const distance = (c: { line: ClosingLine }) => Math.abs((c.line.point ?? 0) - (line ?? 0));
+  return [...priced].sort((a, b) => distance(a) - distance(b) || (a.line.point ?? 0) - (b.line.point ?? 0))[0]!.line;
+}
+
+function againstClose(close: ClosingLine, marketType: StoredMarketType, line: number | null, price: number): ClvAgainstClose | null {
   if (!close.price) return null;
-  const sameLine = marketType === 'moneyline' || close.point === line;
+  const sameLine = !hasLine(marketType) || close.point === line;
   return {
     close,
     sameLine,
@@ -95,9 +145,9 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
     const method: DevigMethod = args.devigMethod ?? 'power';
     const bets = args.bets.map((b, i) => {
       const bet = { ...b, period: b.period ?? 'full_game', line: b.line ?? null };
-      checkBet(i, bet);
+      const stored = checkBet(i, bet);
       checkPrice(i, bet.price);
-      return bet;
+      return { ...bet, stored, playerId: isPropMarket(stored) ? bet.playerId! : 0 };
     });
     const games = await gamesOf(ctx, bets);
     const allBooks = await listSportsbooks(ctx.db.prisma);
@@ -105,34 +155,45 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
     bets.forEach((b, i) => {
       if (!known.has(b.bookId)) throw invalidParameter(`bets[${i}].book_id`, `no sportsbook ${b.bookId}`);
     });
+    const players = await playersOf(ctx, bets, games);
     const sharpId = allBooks.find((b) => b.isSharp)?.id ?? null;
 
-    const set: ClosingSet = await loadClosing(ctx, [...games.values()], { marketTypes: [...new Set(bets.map((b) => b.marketType))] });
+    const set: ClosingSet = await loadClosing(ctx, [...games.values()], { marketTypes: [...new Set(bets.map((b) => b.stored))] });
     bets.forEach((b, i) => {
       const cutoff = set.games.get(b.gameId)!.cutoffAt;
       if (b.placedAt && b.placedAt >= cutoff) {
         throw invalidParameter(`bets[${i}].placed_at`, `must be before game ${b.gameId} went live (${cutoff.toISOString()}): CLV compares a pregame bet with the close`);
       }
     });
-    const lines = new Map(set.lines.map((l) => [`${l.gameId}|${l.bookId}|${l.marketType}|${l.period}|${l.side}`, l]));
+    // One book's closes of one outcome: a single row on a game market, the main line and any
+    // alternates on a prop (rows and lines are parallel: ClosingSet).
+    const outcomeKey = (gameId: number, bookId: number, marketType: string, period: string, side: string, playerId: number) =>
+      `${gameId}|${bookId}|${marketType}|${period}|${side}|${playerId}`;
+    const closes = new Map<string, Array<{ row: ClosingRow; line: ClosingLine }>>();
+    set.rows.forEach((row, i) => {
+      const k = outcomeKey(row.gameId, row.bookId, row.marketType, row.period, row.side, row.playerId);
+      closes.set(k, [...(closes.get(k) ?? []), { row, line: set.lines[i]! }]);
+    });
     const views = new Map<string, MarketView>();
     const out: BetClv[] = [];
     for (const [index, b] of bets.entries()) {
       const game = games.get(b.gameId)!;
       const info = set.games.get(b.gameId)!;
-      const find = (bookId: number) => lines.get(`${b.gameId}|${bookId}|${b.marketType}|${b.period}|${b.side}`);
+      const find = (bookId: number) => closeFor(closes.get(outcomeKey(b.gameId, bookId, b.stored, b.period, b.side, b.playerId)), b.line);
       // An outcome the book never quoted has no row: its gap follows from the game's captures alone.
       const gapOf = (line: ClosingLine | undefined) => (line ? line.missingReason : closingGap(false, info.firstSeenAt, info.cutoffAt));
       const bookLine = find(b.bookId);
       const sharpLine = sharpId === null ? undefined : find(sharpId);
 
-      const viewKey = `${b.gameId}|${b.marketType}|${b.period}`;
+      const viewKey = `${b.gameId}|${b.stored}|${b.period}|${b.playerId}`;
       let view = views.get(viewKey);
       if (!view) {
-        view = closingMarket(set, game, await leagueOf(ctx, game), b.marketType, b.period, method);
+        view = closingMarket(set, game, await leagueOf(ctx, game), b.stored, b.period, method, b.playerId);
         views.set(viewKey, view);
       }
-      const ref = view.reference(b.side, marketLine(b.marketType, b.side, b.line), args.reference ?? DEFAULT_REFERENCE);
+      const ref = view.reference(b.side, marketLine(b.stored, b.side, b.line), args.reference ?? DEFAULT_REFERENCE);
+      // Props have no key-number model: books that closed the prop at other lines only leave no fair close at the bet's.
+      const fairMissingReason: FairGap | null = ref ? null : isPropMarket(b.stored) && view.hasPairs() ? 'no_closing_pair_at_line' : 'no_closing_pair';
       const betDecimal = americanToDecimal(b.price);
       let fair: FairClose | null = null;
       if (ref) {
@@ -154,14 +215,17 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
         gameId: b.gameId,
         bookId: b.bookId,
         marketType: b.marketType,
+        propType: propTypeOf(b.stored),
+        player: playerBrief(players, b.playerId),
         period: b.period,
         side: b.side,
         line: b.line,
         price: priceOf(b.price),
         placedAt: b.placedAt ?? null,
-        book: bookLine ? againstClose(bookLine, b.marketType, b.line, b.price) : null,
-        sharp: sharpLine ? againstClose(sharpLine, b.marketType, b.line, b.price) : null,
+        book: bookLine ? againstClose(bookLine, b.stored, b.line, b.price) : null,
+        sharp: sharpLine ? againstClose(sharpLine, b.stored, b.line, b.price) : null,
         fair,
+        fairMissingReason,
         bookMissingReason: bookLine?.price ? null : gapOf(bookLine),
         sharpBookId: sharpId,
         sharpMissingReason: sharpId === null || sharpLine?.price ? null : gapOf(sharpLine),
@@ -174,26 +238,33 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
     checkBetCount(args.bets.length);
     const bets = args.bets.map((b, i) => {
       const bet = { ...b, period: b.period ?? 'full_game', line: b.line ?? null };
-      checkBet(i, bet);
-      return bet;
+      return { ...bet, stored: checkBet(i, bet) };
     });
     const games = await gamesOf(ctx, bets);
+    const players = await playersOf(ctx, bets, games);
     return Promise.all(
       bets.map(async (b, index): Promise<BetGrade> => {
         const game = games.get(b.gameId)!;
         const box = await ctx.loaders.boxscoreByGameId.load(b.gameId);
-        const { grade, gradedAt } = gradeOf({ ...b, point: b.line }, game, box);
+        const prop = isPropMarket(b.stored);
+        // A prop bet is graded on its stored market type: void when the game was not played, else
+        // never (no player statistics), and the reason says so rather than refusing the bet.
+        const { grade, gradedAt } = gradeOf({ ...b, marketType: b.stored, point: b.line }, game, box);
         const score = scoreOf(box);
-        const points = score ? pointsOfPeriod(score, b.period) : null;
+        // A prop is not settled on the score: the period's points would read as its grade.
+        const points = score && !prop ? pointsOfPeriod(score, b.period) : null;
         return {
           index,
           gameId: b.gameId,
           marketType: b.marketType,
+          propType: propTypeOf(b.stored),
+          player: playerBrief(players, b.playerId),
           period: b.period,
           side: b.side,
           line: b.line,
           gameStatus: game.status,
           result: grade?.result ?? null,
+          resultMissingReason: grade ? null : prop ? 'no_player_statistics' : 'not_final',
           homePoints: points?.home ?? null,
           awayPoints: points?.away ?? null,
           gradedAt,
@@ -209,11 +280,11 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
  * pages cost no extra statement.
  */
 async function outcomeGrade(q: OutcomeModel, ctx: GraphQLContext) {
-  // A prop is settled on the player's statistics, which no source of this service carries: no grade,
-  // never a guess (docs/player-props.md).
-  if (isPropMarket(q.marketType)) return null;
   const game = q.gameRow ?? (await ctx.loaders.gameById.load(q.gameId));
   if (!game || !(FINAL_STATUSES.includes(game.status) || VOID_STATUSES.includes(game.status))) return null;
+  // A prop is settled on the player's statistics, which no source of this service carries: graded
+  // only when the game was not played (void), never guessed (docs/player-props.md); no score read.
+  if (isPropMarket(q.marketType) && !VOID_STATUSES.includes(game.status)) return null;
   return gradeOf(q, game, await ctx.loaders.boxscoreByGameId.load(q.gameId));
 }
 

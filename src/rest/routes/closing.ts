@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_BETS } from '../../graphql/bets';
-import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES } from '../../graphql/enums';
+import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES, MARKET_TYPE_TABLE, PROP_TYPES } from '../../graphql/enums';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { enumValue, objectError, requiredOr } from '../body';
 import { list } from '../envelope';
@@ -8,7 +8,7 @@ import { date, ids, someOf } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_ALIASES } from './periods';
 
-const MARKET_TYPES = ENUM_VOCABULARY.MarketType;
+const BET_MARKET_TYPES = ENUM_VOCABULARY.LiveMarketType;
 const PERIODS = ENUM_VOCABULARY.Period;
 const SIDES = ENUM_VOCABULARY.Side;
 const PERIOD_VALUES = ['full', ...PERIODS];
@@ -22,13 +22,21 @@ const int = (message: string) => z.number({ error: requiredOr(message) }).int({ 
 const gameId = int('must be an integer game id').min(1, { error: 'must be an integer game id' });
 const line = z.number({ error: 'must be a number (a multiple of 0.5) or null' }).nullable().optional();
 const period = enumValue(PERIODS, PERIOD_ALIASES).optional();
+// prop_type is checked by the resolvers (with the rest of a prop bet's rules), so that a bad one is
+// named the same way on GraphQL; here it only has to be text.
 const betFields = {
   game_id: gameId,
-  market_type: enumValue(MARKET_TYPES),
+  market_type: enumValue(BET_MARKET_TYPES),
+  prop_type: z.string({ error: 'must be a prop type such as points' }).optional(),
+  player_id: int('must be an integer player id').min(1, { error: 'must be an integer player id' }).optional(),
   period,
   side: enumValue(SIDES),
   line,
 };
+/** The GraphQL input's prop fields of a bet (absent on game bets). */
+const propFields = (b: { prop_type?: string | undefined; player_id?: number | undefined }) => ({ propType: b.prop_type, playerId: b.player_id });
+/** Prop fields (prop_type, player) are selected in the answer only when a bet is a prop, so game bets answer as before. */
+const anyProp = (bets: ReadonlyArray<{ marketType: string }>) => bets.some((b) => b.marketType === 'PLAYER_PROPS');
 
 /** A body `{ "bets": [...] , ...extra }` or a bare array of bets; the cap is checked before the items. */
 function betsBody<S extends z.ZodType, E extends Record<string, z.ZodType> = Record<never, z.ZodType>>(bet: S, extra: E = {} as E) {
@@ -49,18 +57,28 @@ const clvBet = z
     },
     { error: objectError('must be a JSON object') },
   )
-  .transform((b) => ({ gameId: b.game_id, bookId: b.book_id, marketType: b.market_type, period: b.period, side: b.side, line: b.line, price: b.price, placedAt: b.placed_at }));
+  .transform((b) => ({ gameId: b.game_id, bookId: b.book_id, marketType: b.market_type, ...propFields(b), period: b.period, side: b.side, line: b.line, price: b.price, placedAt: b.placed_at }));
 
 const gradeBet = z
   .strictObject(betFields, { error: objectError('must be a JSON object') })
-  .transform((b) => ({ gameId: b.game_id, marketType: b.market_type, period: b.period, side: b.side, line: b.line }));
+  .transform((b) => ({ gameId: b.game_id, marketType: b.market_type, ...propFields(b), period: b.period, side: b.side, line: b.line }));
 
+const YES_NO_PROPS = Object.values(MARKET_TYPE_TABLE).flatMap((d) => ('propType' in d && d.line === 'none' ? [d.propType] : []));
 const BET_OPENAPI = {
   game_id: { type: 'integer', minimum: 1, description: 'The game of the bet' },
-  market_type: { type: 'string', enum: [...MARKET_TYPES], description: 'The market of the bet' },
-  period: { type: 'string', enum: [...PERIOD_VALUES], default: 'full_game', description: 'The period the market settles on (full is an alias of full_game)' },
-  side: { type: 'string', enum: [...SIDES], description: 'The side bet on: home or away (moneyline, spread), over or under (total)' },
-  line: { type: ['number', 'null'], description: "The side's handicap (spread) or the total (total); absent or null on moneylines; a multiple of 0.5" },
+  market_type: { type: 'string', enum: [...BET_MARKET_TYPES], description: 'The market of the bet: moneyline, spread, total, or player_props (with prop_type and player_id)' },
+  prop_type: { type: 'string', enum: [...PROP_TYPES], description: 'player_props bets only (required there): the prop' },
+  player_id: { type: 'integer', minimum: 1, description: 'player_props bets only (required there): the player (GET /players)' },
+  period: { type: 'string', enum: [...PERIOD_VALUES], default: 'full_game', description: 'The period the market settles on (full is an alias of full_game); props are full_game only' },
+  side: {
+    type: 'string',
+    enum: [...SIDES],
+    description: `The side bet on: home or away (moneyline, spread), over or under (total, props with a line), yes or no (${YES_NO_PROPS.join(', ')})`,
+  },
+  line: {
+    type: ['number', 'null'],
+    description: `The side's handicap (spread), the total (total) or the player's line (props); absent or null on moneylines and on ${YES_NO_PROPS.join(', ')}; a multiple of 0.5`,
+  },
 };
 const betsOpenApi = (bet: Record<string, unknown>, required: string[], extra: Record<string, unknown> = {}) => {
   const item = { type: 'object', additionalProperties: false, required, properties: bet };
@@ -75,7 +93,8 @@ export const closingRoutes = defineRoutes([
     description:
       'One entry per outcome a book quoted (pregame or live). price/point: the last pregame price seen strictly before cutoff_at (the start time, ' +
       'or the first live price when that came earlier); captured_at: the capture it was first seen in. Without a close, price is null and ' +
-      'missing_reason says why (no_capture_before_start, not_quoted_before_start). settled is false until the game goes live.',
+      'missing_reason says why (no_capture_before_start, not_quoted_before_start). settled is false until the game goes live. ' +
+      'market_type=player_props: the props\' closes, over/under at each line and yes/no (double_double, triple_double) without one.',
     params: z.object({
       game_id: ids('Only these games (any day unless date is given)'),
       date: date('Games starting on this league-local day (LEAGUE_TIME_ZONE); default today when game_id is absent'),
@@ -98,11 +117,13 @@ export const closingRoutes = defineRoutes([
       'cents: cents(bet) - cents(close) on the American cents scale (-105 to +105 is 10 cents); implied_probability: implied(close) - implied(bet); ' +
       'both only when the close is at the bet\'s line (same_line). fair: the fair probability of the bet\'s side at its line (sharp book\'s closing pair, ' +
       'else the consensus of every real book\'s, moved by the key-number model when no pair is at the bet\'s line; reference chooses sharp, exchange or consensus, ' +
-      'and fair.source says which it came from) and clv_ev_percent = (p * decimal - 1) * 100.',
+      'and fair.source says which it came from) and clv_ev_percent = (p * decimal - 1) * 100; fair_missing_reason says why fair is null. ' +
+      'A player prop bet (market_type player_props, prop_type, player_id) is measured against the book\'s close at the bet\'s line (main or alternate; else its main line, same_line false) ' +
+      'and the fair close of the pairs closed at that line only (props have no key-number model: no_closing_pair_at_line).',
     params: z.object({}),
     body: {
       schema: betsBody(clvBet, { devig: enumValue(LISTING_DEVIG_METHODS).optional(), reference: enumValue(LISTING_REFERENCE_CHOICES).optional() }).transform(
-        ({ devig, ...rest }) => ({ ...rest, devig_method: devig }),
+        ({ devig, ...rest }) => ({ ...rest, devig_method: devig, player_props: anyProp(rest.bets) }),
       ),
       openapi: betsOpenApi(
         {
@@ -133,10 +154,12 @@ export const closingRoutes = defineRoutes([
     summary: 'Grades (won, lost, push, void) of up to 500 bets from the games\' final scores',
     description:
       'result is null until the game is final (finished or closed); postponed and cancelled games void every bet, and so does a missing period score. ' +
-      'graded_at is when the feed last changed the score graded: a score correction re-grades and moves it.',
+      'graded_at is when the feed last changed the score graded: a score correction re-grades and moves it. ' +
+      'result_missing_reason says why result is null: not_final, or no_player_statistics on a player prop (market_type player_props, prop_type, player_id): ' +
+      'a prop settles on the player\'s statistics, which no source carries, so it is void when the game was not played and never graded otherwise.',
     params: z.object({}),
     body: {
-      schema: betsBody(gradeBet),
+      schema: betsBody(gradeBet).transform((body) => ({ ...body, player_props: anyProp(body.bets) })),
       openapi: betsOpenApi(BET_OPENAPI, ['game_id', 'market_type', 'side']),
       description: `{"bets": [...]} or a bare array of bets (at most ${MAX_BETS}).`,
     },

@@ -119,4 +119,16 @@ describe('gradeBet', () => {
     expect(gradeBet({ ...bet, period: 'first_quarter' }, 'closed', { ...final, periodScores: [] })).toEqual({ result: 'void', voidReason: 'score_missing' });
     expect(gradeBet(bet, 'closed', null)).toEqual({ result: 'void', voidReason: 'score_missing' });
   });
+
+  // A prop settles on the player's statistics, which no source carries: only a game not played grades it.
+  test.each([
+    [{ marketType: 'player_points', side: 'over', point: 18.5 }, 'closed', null],
+    [{ marketType: 'player_points', side: 'under', point: 0.5 }, 'finished', null],
+    [{ marketType: 'player_double_double', side: 'yes', point: null }, 'closed', null],
+    [{ marketType: 'player_points', side: 'over', point: 18.5 }, 'scheduled', null],
+    [{ marketType: 'player_points', side: 'over', point: 18.5 }, 'postponed', { result: 'void', voidReason: 'not_played' }],
+    [{ marketType: 'player_double_double', side: 'no', point: null }, 'cancelled', { result: 'void', voidReason: 'not_played' }],
+  ])('when a prop bet %j is on a game %s, then its grade is %j (never guessed from the score)', (prop, status, grade) => {
+    expect(gradeBet({ ...prop, period: 'full_game' }, status, final)).toEqual(grade);
+  });
 });
