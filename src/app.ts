@@ -95,6 +95,12 @@ function internalError(requestId: string): AppError {
 }
 
 /** `promise`, or a rejection after `ms`. */
+/** `make`'s value, made on the first call and kept. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)));
@@ -276,14 +282,16 @@ export function createApp(deps: AppDeps): App {
     const exposition = metrics.exposition();
     res.type(exposition.contentType).send(await exposition.metrics());
   });
-  const openapi = JSON.stringify(buildOpenApi(schema));
+  // Both contracts are built on their first request, not at start: a process nobody asks for them
+  // (most API processes) never holds them (about 0.5 MB of text and the garbage of building it).
+  const openapi = once(() => JSON.stringify(buildOpenApi(schema)));
   app.get('/api/v1/openapi.json', (_req, res) => {
-    res.type('application/json').send(openapi);
+    res.type('application/json').send(openapi());
   });
   // The live channel's contract (Socket.IO /live-odds), like the OpenAPI document readable without a key.
-  const asyncapi = JSON.stringify(buildAsyncApi(schema, { pushIntervalMs: deps.config.livePushIntervalMs }));
+  const asyncapi = once(() => JSON.stringify(buildAsyncApi(schema, { pushIntervalMs: deps.config.livePushIntervalMs })));
   app.get('/api/v1/asyncapi.json', (_req, res) => {
-    res.type('application/json').send(asyncapi);
+    res.type('application/json').send(asyncapi());
   });
 
   // How each surface answers a refusal: REST in the spec's envelope, /graphql in GraphQL's errors[].

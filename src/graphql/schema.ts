@@ -112,7 +112,8 @@ function roundDecimalOdds(schema: GraphQLSchema): void {
  * fields marked @apiKey an API key instead); every other Query and Subscription field needs an API key.
  */
 export function buildSchema(): GraphQLSchema {
-  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+  // The schema's AST is kept with the schema: without locations it does not hold every token of the SDL.
+  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers, noLocation: true });
   checkEnumVocabulary(schema);
   roundDecimalOdds(schema);
   for (const type of [schema.getQueryType(), schema.getSubscriptionType()]) {

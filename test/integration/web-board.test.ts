@@ -39,6 +39,19 @@ run('live odds board in Chromium', () => {
   let key: string;
   const foreignRequests: string[] = [];
   const pageErrors: string[] = [];
+  // What the page said and was answered, kept to explain a wait that timed out (a CI run once timed
+  // out waiting for the game after a good key, and no run here has failed that way since).
+  const pageLog: string[] = [];
+  /** Waits for `selector`; on a timeout, fails with the board's status line and the page's log. */
+  const waitForBoard = async (selector: string) => {
+    try {
+      // Shorter than the test's own timeout, so that this message is the one reported.
+      await page.locator(selector).waitFor({ timeout: WAIT_MS * 0.8 });
+    } catch (error) {
+      const status = await page.locator('#status').textContent().catch(() => '(no status)');
+      throw new Error(`${(error as Error).message}\nstatus: ${status}\npage log:\n${pageLog.slice(-40).join('\n')}`);
+    }
+  };
   let seen = Date.now() - 60_000;
   const ingest = (spec: GameSpec) => ingestDocuments([capture(new Date((seen += 1000)).toISOString(), spec)], { db: t.db, bus: t.bus });
   // The "Best" row of the game's all-books grid, and one book's cell.
@@ -58,6 +71,9 @@ run('live odds board in Chromium', () => {
     page = await browser.newPage();
     page.setDefaultTimeout(WAIT_MS);
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => pageLog.push(`console.${m.type()}: ${m.text()}`));
+    page.on('requestfailed', (r) => pageLog.push(`failed ${r.url()}: ${r.failure()?.errorText}`));
+    page.on('response', (r) => pageLog.push(`${r.status()} ${r.url()}`));
     const own = new URL(t.baseUrl).host;
     page.on('request', (r) => {
       const url = new URL(r.url());
@@ -84,7 +100,7 @@ run('live odds board in Chromium', () => {
   test('when a key is entered, then each game shows every book\'s price per side with the best highlighted, highlights and a step chart', async () => {
     await page.fill('#api-key', key);
     await page.click('#key-form button');
-    await page.locator('#game-7101').waitFor();
+    await waitForBoard('#game-7101');
     await expect(cell('moneyline', 'away').locator('.price').textContent()).resolves.toBe('+130');
     await expect(cell('moneyline', 'away').locator('.book').textContent()).resolves.toContain('DraftKings');
     await expect(cell('moneyline', 'home').locator('.price').textContent()).resolves.toBe('+105');
@@ -174,7 +190,7 @@ run('live odds board in Chromium', () => {
     };
     const before = await gamesAsked();
     await page.reload();
-    await page.locator('#game-7101').waitFor();
+    await waitForBoard('#game-7101');
     expect(await gamesAsked()).toBe(before + 1);
     await expect(cell('moneyline', 'away').locator('.price').textContent()).resolves.toBe('+175');
   });
@@ -192,7 +208,7 @@ run('live odds board in Chromium', () => {
     const starter = (await t.createKey('starter')).key;
     await page.fill('#api-key', starter);
     await page.click('#key-form button');
-    await page.locator('#game-7101 .plan-note').waitFor();
+    await waitForBoard('#game-7101 .plan-note');
     await expect(page.locator('#game-7101 .chart').textContent()).resolves.toMatch(/Line movement needs the Pro plan/);
     await expect(page.locator('#game-7101 .chart').textContent()).resolves.not.toMatch(/No .*history yet/);
     await expect(cell('moneyline', 'away').locator('.price').textContent()).resolves.toBe('+175');

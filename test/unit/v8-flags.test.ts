@@ -1,4 +1,4 @@
-import { SEMI_SPACE_MB, v8FlagsFor } from '../../src/cli/v8-flags';
+import { MALLOC_ARENAS, relaunchEnv, SEMI_SPACE_MB, v8FlagsFor } from '../../src/cli/v8-flags';
 
 // Which V8 flags `odds` restarts itself with (docs/operations.md, "Memory"); the restart itself is
 // checked on the real command in test/integration/cli.test.ts.
@@ -19,4 +19,9 @@ test.each([
   ['both already given (the restarted process)', [], { ...base, args: ['serve'], execArgv: [semiSpace, '--liftoff-only'] }],
 ])('when the command is %s, then the flags added are %j', (_name, flags, context) => {
   expect(v8FlagsFor(context)).toEqual(flags);
+});
+
+test('when serve restarts, then glibc gets MALLOC_ARENAS malloc arenas unless MALLOC_ARENA_MAX is set', () => {
+  expect(relaunchEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', MALLOC_ARENA_MAX: String(MALLOC_ARENAS) });
+  expect(relaunchEnv({ PATH: '/bin', MALLOC_ARENA_MAX: '8' })).toEqual({ PATH: '/bin', MALLOC_ARENA_MAX: '8' });
 });
