@@ -106,7 +106,7 @@ function quoteChange(q: QuoteRow): LiveQuoteChange {
     period: q.period,
     side: q.side,
     // Named as /live's prop outcomes name them; none of these keys on a game market's quote.
-    ...(q.playerId !== 0 && { player_id: q.playerId, prop_type: propTypeOf(q.marketType)!, is_alternate: q.lineKey !== '' }),
+    ...(isPropMarket(q.marketType) && { player_id: q.playerId, prop_type: propTypeOf(q.marketType)!, is_alternate: q.lineKey !== '' }),
     is_live: q.isLive,
     point: q.point,
     price: q.american,
@@ -158,7 +158,7 @@ export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveS
   const quotes: LiveQuoteChange[] = [];
   for (const [gameId, rows] of byGame) {
     for (const q of displayedQuotes(changes.games.get(gameId)!.status, rows)) {
-      if (since !== null && q.playerId !== 0 && !whole.has(gameId) && q.seenAt.getTime() < since) continue;
+      if (since !== null && isPropMarket(q.marketType) && !whole.has(gameId) && q.seenAt.getTime() < since) continue;
       quotes.push(quoteChange(q));
     }
   }
