@@ -131,13 +131,19 @@ describe('prop deltas on the live pushes: the real WNBA props captures', () => {
   test('when a socket subscribes with market_type player_props, then its snapshot is GET /live?market_type=player_props: the live games with their live props', async () => {
     const c = openSocket(t, { apiKey: key, market_type: 'player_props' });
     const plain = openSocket(t, { apiKey: key });
+    const sse = openSse(t, key, '?market_type=player_props');
+    const ws = subscribeWs(t, key, { marketType: 'PLAYER_PROPS' }, 'subscription ($marketType: LiveMarketType) { liveOdds(marketType: $marketType) { count games { gameId markets { playerProps { count } } } } }');
     try {
-      await waitFor('the snapshots', () => c.snapshots.length > 0 && plain.snapshots.length > 0);
+      await waitFor('the snapshots', () => c.snapshots.length > 0 && plain.snapshots.length > 0 && sse.snapshots.length > 0 && ws.results.length > 0);
       const rest = await t.get(`${BASE}/live?market_type=player_props`, key);
       expect(rest.status).toBe(200);
       const snapshot = c.snapshots[0];
       expect(snapshot).toMatchObject({ success: true, reason: 'snapshot', count: rest.body.count, updated_at: rest.body.updated_at });
       expect(snapshot.data).toEqual(rest.body.data);
+      // The same on SSE and graphql-ws.
+      expect(sse.snapshots[0]).toMatchObject({ success: true, reason: 'snapshot', updated_at: rest.body.updated_at });
+      expect(sse.snapshots[0].data).toEqual(rest.body.data);
+      expect(ws.results[0].data.liveOdds.games).toEqual(rest.body.data.map((g: any) => ({ gameId: g.game_id, markets: { playerProps: g.markets.player_props && { count: g.markets.player_props.count } } })));
       const g1 = snapshot.data.find((g: any) => g.game_id === gameIds.get(G1));
       expect(Object.keys(g1.markets)).toEqual(['player_props']);
       // Every price of the in-play capture is there, live.
@@ -161,6 +167,8 @@ describe('prop deltas on the live pushes: the real WNBA props captures', () => {
     } finally {
       c.socket.close();
       plain.socket.close();
+      sse.source.close();
+      await ws.client.dispose();
     }
   });
 
