@@ -1,7 +1,7 @@
 import { Prisma } from './__generated__/prisma/client';
 import type { PrismaClient, Quote } from './client';
 import { findLiveGames } from './movement-repository';
-import { boxscoresByGameIds, quotesByGameIds } from './odds-repository';
+import { boxscoresByGameIds, propQuotesByGameIds, quotesByGameIds } from './odds-repository';
 
 // Reads behind live pushes (src/graphql/live-streams.ts, the live snapshot): the current rows of what
 // one ingest changed, by the keys its bus event carries, and the games being played with their
@@ -69,13 +69,15 @@ export async function quotesOfMarkets(prisma: PrismaClient, keys: ReadonlyArray<
 
 /**
  * The live snapshot's rows, from one database snapshot: the games being played (narrowed to
- * `gameIds`), and their quotes and boxscores.
+ * `gameIds`), and their quotes and boxscores, and with `props` their player-prop quotes (read only
+ * for a snapshot that shows them).
  */
-export function liveSnapshotRows(prisma: PrismaClient, statuses: readonly string[], gameIds?: readonly number[]) {
+export function liveSnapshotRows(prisma: PrismaClient, statuses: readonly string[], gameIds?: readonly number[], props = false) {
   return readConsistently(prisma, async (db) => {
     const games = await findLiveGames(db, statuses, gameIds);
     const ids = games.map((g) => g.id);
-    const [quotes, boxscores] = ids.length ? [await quotesByGameIds(db, ids), await boxscoresByGameIds(db, ids)] : [[], []];
-    return { games, quotes, boxscores };
+    if (!ids.length) return { games, quotes: [], boxscores: [], props: [] };
+    const [quotes, boxscores] = [await quotesByGameIds(db, ids), await boxscoresByGameIds(db, ids)];
+    return { games, quotes, boxscores, props: props ? await propQuotesByGameIds(db, ids) : [] };
   });
 }

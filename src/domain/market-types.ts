@@ -189,6 +189,16 @@ export const LIVE_MARKET_TYPES = [...MARKET_TYPES, 'player_props'] as const;
 export type LiveMarketType = (typeof LIVE_MARKET_TYPES)[number];
 
 /**
+ * Whether a stored quote of `marketType` falls under a live push filter's market type (`filter`):
+ * `player_props` is every player prop and nothing else; no filter is the game markets only, so a
+ * client that does not ask for props is never sent one (a prop tick is far larger than a game's).
+ */
+export function inLiveMarketFilter(filter: string | null | undefined, marketType: string): boolean {
+  if (filter === 'player_props') return isPropMarket(marketType);
+  return !isPropMarket(marketType) && (filter == null || filter === marketType);
+}
+
+/**
  * The stored market types a list of filter words stands for (`player_props` is every player prop),
  * without repeats, in the order given; undefined for an absent or empty list (no narrowing).
  */

@@ -1,3 +1,4 @@
+import { inLiveMarketFilter } from '../domain';
 import type { EventBus, MarketChange, OddsChangeEvent, SignalsEvent } from './bus';
 
 // The live topic of one process, fed by the event bus: every committed ingest (one bus event) becomes
@@ -68,11 +69,19 @@ export function scopeKey(scope: LiveScope): string {
   return `${scope.gameId ?? '*'}|${scope.marketType ?? '*'}|${scope.bookId ?? '*'}`;
 }
 
-/** Whether a changed quote key lies in `scope`. */
+/** Whether `scope` asks for player props (market_type player_props): its pushes carry props and nothing else. */
+export function scopeWantsProps(scope: LiveScope): boolean {
+  return scope.marketType === 'player_props';
+}
+
+/**
+ * Whether a changed quote key lies in `scope`: player_props is any prop market type, no market type
+ * the game markets only (inLiveMarketFilter).
+ */
 export function marketInScope(m: MarketChange, scope: LiveScope): boolean {
   return (
     (scope.gameId == null || scope.gameId === m.gameId) &&
-    (scope.marketType == null || scope.marketType === m.marketType) &&
+    inLiveMarketFilter(scope.marketType, m.marketType) &&
     (scope.bookId == null || scope.bookId === m.bookId)
   );
 }

@@ -1,8 +1,8 @@
 import type { PrismaClient } from '../db/client';
 import { gameStates, quotesOfMarkets, readConsistently, type GameState } from '../db/live-repository';
-import { quotesByGameIds, type QuoteRow } from '../db/odds-repository';
-import { marketInScope, type LiveScope, type LiveTick } from '../events/live-feed';
-import { isOneOf, LIVE_STATUSES, MARKET_TYPES, ODDS_DECIMAL_DIGITS, roundTo } from '../domain';
+import { propQuotesByGameIds, quotesByGameIds, type QuoteRow } from '../db/odds-repository';
+import { marketInScope, scopeWantsProps, type LiveScope, type LiveTick } from '../events/live-feed';
+import { isOneOf, isPropMarket, LIVE_STATUSES, MARKET_TYPES, ODDS_DECIMAL_DIGITS, propTypeOf, roundTo } from '../domain';
 import { displayedQuotes } from './quotes';
 
 // The one delta engine (docs/live-protocol.md): what a change tick of the live feed changed inside a
@@ -11,13 +11,23 @@ import { displayedQuotes } from './quotes';
 // graphql-ws and the Socket.IO rooms) and the global sequence of odds-stream.ts (the ingest counter,
 // the change log: Subscription.oddsStream, hence SSE). Both keep a DeltaTracker per client state.
 
-/** A quote in a delta: the displayed quote of one game, book, market, period and side. */
+/**
+ * A quote in a delta: the displayed quote of one game, book, market, period and side, and on a
+ * player prop (only pushed to a player_props filter) of one player and line: the three prop fields
+ * are absent on game markets, so a game quote keeps its bytes.
+ */
 export interface LiveQuoteChange {
   game_id: number;
   book_id: number;
   market_type: string;
   period: string;
   side: string;
+  /** Player props: the player (GET /players?player_id= names them), as /live's outcomes' `player.id`. */
+  player_id?: number;
+  /** Player props: points, rebounds, ... (as /live's outcomes' `prop_type`). */
+  prop_type?: string;
+  /** Player props: a book's alternate line, whose point is part of its identity; false on the main line, whose point moves. */
+  is_alternate?: boolean;
   is_live: boolean;
   point: number | null;
   /** American price, as a number. */
@@ -60,26 +70,63 @@ export interface TickChanges {
   quotes: QuoteRow[];
 }
 
-/** The current rows of what `tick` names: games (status, clock, score) and the quotes of its changed markets. */
-export function readTickChanges(prisma: PrismaClient, tick: LiveTick): Promise<TickChanges> {
+/**
+ * The current rows of what `tick` names: games (status, clock, score) and the quotes of its changed
+ * markets, of the game markets or (`props`) of the player props only: the props of a capture are
+ * read for the filters that ask for them, never for the others (a book's prop type holds every
+ * player's lines). Callers share one read per tick and kind (LiveTick.shared, `changesKey`).
+ */
+export function readTickChanges(prisma: PrismaClient, tick: LiveTick, props = false): Promise<TickChanges> {
+  const markets = tick.markets.filter((m) => isPropMarket(m.marketType) === props);
   // One database snapshot: the status, the score and the quotes of a game as one commit left them.
   return readConsistently(prisma, async (db) => {
-    const gameIds = [...new Set([...tick.games, ...tick.markets.map((m) => m.gameId)])];
+    const gameIds = [...new Set([...tick.games, ...markets.map((m) => m.gameId)])];
     const games = await gameStates(db, gameIds);
-    const quotes = await quotesOfMarkets(db, tick.markets);
+    const quotes = await quotesOfMarkets(db, markets);
     return { games: new Map(games.map((g) => [g.id, g])), quotes };
   });
 }
 
 const isLive = (game: GameState | undefined) => game !== undefined && LIVE_STATUSES.includes(game.status);
 
+/** The LiveTick.shared key of the tick's rows of one kind (readTickChanges). */
+export const changesKey = (props: boolean) => (props ? 'live-changes:props' : 'live-changes');
+
+/** What a client replaces with `q`: the game keys, and on a prop the player and the alternate's line. */
+export function quoteChangeKey(q: LiveQuoteChange): string {
+  const base = `${q.game_id}|${q.book_id}|${q.market_type}|${q.period}|${q.side}|${q.is_live}`;
+  return q.player_id === undefined ? base : `${base}|${q.player_id}|${q.is_alternate ? q.point : ''}`;
+}
+
+function quoteChange(q: QuoteRow): LiveQuoteChange {
+  return {
+    game_id: q.gameId,
+    book_id: q.bookId,
+    market_type: q.marketType,
+    period: q.period,
+    side: q.side,
+    // Named as /live's prop outcomes name them; none of these keys on a game market's quote.
+    ...(isPropMarket(q.marketType) && { player_id: q.playerId, prop_type: propTypeOf(q.marketType)!, is_alternate: q.lineKey !== '' }),
+    is_live: q.isLive,
+    point: q.point,
+    price: q.american,
+    decimal: roundTo(q.decimal, ODDS_DECIMAL_DIGITS), // as the schema's decimal fields answer it (schema.ts)
+    is_available: q.isAvailable,
+    line_status: q.lineStatus,
+  };
+}
+
 /**
  * What `tick` changed inside `scope`, or null when nothing: the games of the tick in scope that are
  * being played or have left play (not scheduled ones, which the live snapshot does not show), and the
  * displayed quotes (the live price while a game is played) of the changed markets in scope, of games
- * being played.
+ * being played. A game market comes whole (its two or three quotes); a prop market of a book holds
+ * every player's lines, so of it only the quotes the tick's document wrote come (the ingest stamps
+ * each row it writes with the document's time, `seenAt`; a later document's rows may come too,
+ * and applying one early changes nothing), except in the games of `whole` and in a tick without a
+ * time (a catch-up over several ingests), which carry every quote.
  */
-export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveScope): Pick<LiveOddsChange, 'games' | 'quotes'> | null {
+export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveScope, whole: ReadonlySet<number> = new Set()): Pick<LiveOddsChange, 'games' | 'quotes'> | null {
   const games: LiveGameChange[] = [];
   for (const id of tick.games) {
     const game = changes.games.get(id);
@@ -94,11 +141,12 @@ export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveS
       away_score: game.boxscore?.awayScore ?? null,
     });
   }
-  // The live snapshot holds the three markets only (LiveOdds.graphql): team totals, which it does not
-  // carry, are not sent as deltas either (docs/live-protocol.md).
+  // The live snapshot holds the three markets (and, under player_props, the props) only
+  // (LiveOdds.graphql): team totals, which it does not carry, are not sent as deltas either
+  // (docs/live-protocol.md); marketInScope keeps props to the filters that ask for them.
   const changed = new Set(
     tick.markets
-      .filter((m) => isOneOf(MARKET_TYPES, m.marketType) && marketInScope(m, scope) && isLive(changes.games.get(m.gameId)))
+      .filter((m) => (isOneOf(MARKET_TYPES, m.marketType) || isPropMarket(m.marketType)) && marketInScope(m, scope) && isLive(changes.games.get(m.gameId)))
       .map((m) => `${m.gameId}|${m.marketType}|${m.bookId}`),
   );
   const byGame = new Map<number, QuoteRow[]>();
@@ -106,22 +154,12 @@ export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveS
     if (!changed.has(`${q.gameId}|${q.marketType}|${q.bookId}`)) continue;
     byGame.set(q.gameId, [...(byGame.get(q.gameId) ?? []), q]);
   }
+  const since = tick.seenAt?.getTime() ?? null;
   const quotes: LiveQuoteChange[] = [];
   for (const [gameId, rows] of byGame) {
     for (const q of displayedQuotes(changes.games.get(gameId)!.status, rows)) {
-      quotes.push({
-        game_id: q.gameId,
-        book_id: q.bookId,
-        market_type: q.marketType,
-        period: q.period,
-        side: q.side,
-        is_live: q.isLive,
-        point: q.point,
-        price: q.american,
-        decimal: roundTo(q.decimal, ODDS_DECIMAL_DIGITS), // as the schema's decimal fields answer it (schema.ts)
-        is_available: q.isAvailable,
-        line_status: q.lineStatus,
-      });
+      if (since !== null && isPropMarket(q.marketType) && !whole.has(gameId) && q.seenAt.getTime() < since) continue;
+      quotes.push(quoteChange(q));
     }
   }
   return games.length || quotes.length ? { games, quotes } : null;
@@ -150,12 +188,14 @@ export async function changeWithWholeGames(
   whole: readonly number[],
 ): Promise<Pick<LiveOddsChange, 'games' | 'quotes'> | null> {
   if (!whole.length) return changeInScope(tick, changes, scope);
-  // The keys of the whole games and their rows from one snapshot too (the delta is all of that read).
+  const props = scopeWantsProps(scope);
+  // The keys of the whole games and their rows from one snapshot too (the delta is all of that read):
+  // their game markets, or under player_props their props.
   return readConsistently(prisma, async (db) => {
     const keys = new Map(tick.markets.map((m) => [`${m.gameId}|${m.marketType}|${m.bookId}`, m]));
-    for (const q of await quotesByGameIds(db, whole)) keys.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
-    const wider = keysTick([...tick.games], [...keys.values()]);
-    return changeInScope(wider, await readTickChanges(db, wider), scope);
+    for (const q of await (props ? propQuotesByGameIds : quotesByGameIds)(db, whole)) keys.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
+    const wider: LiveTick = { ...keysTick([...tick.games], [...keys.values()]), seenAt: tick.seenAt };
+    return changeInScope(wider, await readTickChanges(db, wider, props), scope, new Set(whole));
   });
 }
 
@@ -184,7 +224,8 @@ export class DeltaTracker {
 
   /** The delta of `tick` for these clients, or null (the tick's rows are read once per tick: LiveTick.shared). */
   async next(prisma: PrismaClient, tick: LiveTick): Promise<Pick<LiveOddsChange, 'games' | 'quotes'> | null> {
-    const changes = await tick.shared('live-changes', () => readTickChanges(prisma, tick));
+    const props = scopeWantsProps(this.scope);
+    const changes = await tick.shared(changesKey(props), () => readTickChanges(prisma, tick, props));
     const whole = playingGames(changes, tick.games, this.scope).filter((id) => !this.held.has(id));
     const change = await changeWithWholeGames(prisma, tick, changes, this.scope, whole);
     if (change) this.sent(change);

@@ -1,4 +1,4 @@
-import { isPropMarket } from '../domain';
+import { inLiveMarketFilter } from '../domain';
 import type { LiveScope } from '../events/live-feed';
 import type { Game } from './mappers';
 
@@ -17,6 +17,7 @@ export function withLiveScope(game: Game, scope: LiveScope): Game {
 export function inLiveScope(game: Game, quote: { marketType: string; bookId: number }): boolean {
   const scope = (game as unknown as Record<symbol, LiveScope | undefined>)[SCOPE];
   if (!scope) return true;
-  const market = scope.marketType == null || scope.marketType === quote.marketType || (scope.marketType === 'player_props' && isPropMarket(quote.marketType));
+  // No market type: whatever the selection reads (a live snapshot selects playerProps only under player_props).
+  const market = scope.marketType == null || inLiveMarketFilter(scope.marketType, quote.marketType);
   return market && (scope.bookId == null || scope.bookId === quote.bookId);
 }

@@ -3,7 +3,7 @@ import type { PrismaClient } from '../db/client';
 import { findLiveGames } from '../db/movement-repository';
 import { scopeKey, tickConcerns, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
 import { LIVE_STATUSES } from '../domain';
-import { DeltaTracker, type LiveOddsChange } from './live-deltas';
+import { DeltaTracker, quoteChangeKey, type LiveOddsChange } from './live-deltas';
 
 export type { LiveGameChange, LiveOddsChange, LiveQuoteChange } from './live-deltas';
 
@@ -30,7 +30,7 @@ function unsent(change: Pick<LiveOddsChange, 'games' | 'quotes'>, said: Map<stri
     return true;
   };
   const games = change.games.filter((g) => fresh(`g${g.game_id}`, g));
-  const quotes = change.quotes.filter((q) => fresh(`q${q.game_id}|${q.book_id}|${q.market_type}|${q.period}|${q.side}|${q.is_live}`, q));
+  const quotes = change.quotes.filter((q) => fresh(`q${quoteChangeKey(q)}`, q));
   return games.length || quotes.length ? { games, quotes } : null;
 }
 

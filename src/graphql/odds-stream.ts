@@ -1,5 +1,5 @@
 import { changesSince, currentVersion } from '../db/change-log';
-import { pushIterator, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
+import { pushIterator, scopeWantsProps, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
 import type { ResolversTypes } from './__generated__/resolvers-types';
 import type { GraphQLContext } from './context';
 import { changeWithWholeGames, DeltaTracker, keysTick, playingGames, readTickChanges, type LiveOddsChange } from './live-deltas';
@@ -89,7 +89,7 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
       // Entries up to oldest - 1 may have been pruned; without any entry nothing after the id is known.
       if (since.oldest === null || lastEventId < since.oldest - 1) return snapshot('resync', null, 'history_expired');
       const tick = keysTick(since.games, since.markets);
-      const changes = await readTickChanges(prisma, tick);
+      const changes = await readTickChanges(prisma, tick, scopeWantsProps(scope));
       const inScope = (await changeWithWholeGames(prisma, tick, changes, scope, playingGames(changes, since.games, scope))) ?? { games: [], quotes: [] };
       if (done) return;
       tracker.holdOnly([]);

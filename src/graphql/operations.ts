@@ -79,9 +79,10 @@ export function variablesFor(schema: GraphQLSchema, document: DocumentNode): (va
 }
 
 /**
- * Variables of the LiveOdds operation (GET /odds/live) and of the Socket.IO snapshots, which use the
- * same selection: the filter plus the @include flag of each market key, so a market type narrows the
- * markets object to that key and player_props to none.
+ * Variables of the LiveOdds operation (GET /odds/live) and of every live push (the Socket.IO and SSE
+ * snapshots, which use the same selection, and the LiveOddsChanges deltas): the filter plus the
+ * @include flag of each market key, so a market type narrows the markets object to that key, and
+ * player_props to markets.player_props and the deltas' quotes to props with their prop fields.
  */
 export function liveOddsVariables(filter: { game_id?: number | null | undefined; market_type?: string | null | undefined; book_id?: number | null | undefined }) {
   const only = filter.market_type ?? null;
@@ -93,7 +94,6 @@ export function liveOddsVariables(filter: { game_id?: number | null | undefined;
     moneyline: !only || only === 'moneyline',
     spread: !only || only === 'spread',
     total: !only || only === 'total',
-    // Declared by GET /live's operation only; the push documents ignore it (props are not pushed yet).
     player_props: only === 'player_props',
   };
 }

@@ -31,7 +31,7 @@ const FAILURE: JsonSchema = {
 
 const FILTER_PROPERTIES: Record<string, JsonSchema> = {
   game_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only this game' },
-  market_type: { type: 'string', enum: [...ENUM_VOCABULARY.LiveMarketType], description: 'Only this market type (player_props is accepted, but prop prices are not pushed yet: GET /live?market_type=player_props and /live/movement serve them, docs/player-props.md)' },
+  market_type: { type: 'string', enum: [...ENUM_VOCABULARY.LiveMarketType], description: 'Only this market type. player_props: every player prop and nothing else (snapshots carry markets.player_props, deltas the prop quotes with player_id, prop_type and is_alternate, docs/player-props.md); without market_type the game markets only, never a prop' },
   book_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'Only this sportsbook' },
 };
 
@@ -299,7 +299,10 @@ export function buildAsyncApi(schema: GraphQLSchema, options: AsyncApiOptions): 
           summary: 'A delta: the quotes and games one ingest changed within the filter (extension)',
           description:
             'quotes: the displayed quote of every (game, book, market) in which a quote moved, appeared or was withdrawn: replace the outcome with the same game_id, book_id, ' +
-            'market_type, period and side (is_available false: withdrawn). games: status, clock and score of the games that changed; a game no longer in_progress/live leaves the live set.',
+            'market_type, period and side (is_available false: withdrawn). games: status, clock and score of the games that changed; a game no longer in_progress/live leaves the live set. ' +
+            'Under market_type player_props the quotes are player props only, each the one quote of a player and line that the ingest changed (a game that starts playing: all its props), ' +
+            'with player_id, prop_type and is_alternate beside the game keys: replace the prop outcome with the same game_id, book_id, market_type, side, player_id and is_alternate ' +
+            '(and point, on an alternate line; a main line\'s point moves). Without player_props no prop quote is sent and no quote has these fields.',
           payload: rootFieldSchema(schema, changes, 'change'),
         },
         connectError: {

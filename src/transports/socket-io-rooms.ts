@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, Kind, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Viewer } from '../auth/viewer';
 import { attachLiveFeed } from '../events/live-feed';
 import { createContext } from '../graphql/context';
@@ -39,21 +39,24 @@ interface Group {
   stop: () => void;
 }
 
-const SNAPSHOT_OPERATION = `
-query LiveOddsSnapshot($game_id: Int, $market_type: LiveMarketType, $book_id: Int, $book_ids: [Int!], $moneyline: Boolean!, $spread: Boolean!, $total: Boolean!) {
-  live: liveGames(gameId: $game_id, marketType: $market_type, bookId: $book_id) {
-    updated_at: updatedAt
-    stream
-    seq
-    items: games { ...LiveGame }
-  }
-}`;
-
-/** The snapshot query: the selection of GET /odds/live plus the stream and seq. @throws Error if invalid */
+/**
+ * The snapshot query: GET /odds/live's operation (LiveOdds.graphql: the same variables, selection
+ * and fragments, props included under player_props) plus the stream and seq of a push.
+ * @throws Error if invalid
+ */
 export function liveSnapshotDocument(schema: GraphQLSchema, dir = OPERATIONS_DIR): DocumentNode {
-  const liveOdds = parse(readFileSync(path.join(dir, 'LiveOdds.graphql'), 'utf8')).definitions.filter((d) => d.kind === 'FragmentDefinition');
+  const liveOdds = parse(readFileSync(path.join(dir, 'LiveOdds.graphql'), 'utf8'));
+  const operation = liveOdds.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const live = operation.selectionSet.selections[0] as FieldNode;
+  const pushFields = (parse('{ stream seq }').definitions[0] as OperationDefinitionNode).selectionSet.selections;
+  const snapshot: OperationDefinitionNode = {
+    ...operation,
+    name: { kind: Kind.NAME, value: 'LiveOddsSnapshot' },
+    selectionSet: { ...operation.selectionSet, selections: [{ ...live, selectionSet: { ...live.selectionSet!, selections: [...live.selectionSet!.selections, ...pushFields] } }] },
+  };
+  const fragments = liveOdds.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
   const shared = parse(readFileSync(path.join(dir, 'fragments.graphql'), 'utf8')).definitions;
-  const document: DocumentNode = { kind: parse('{a}').kind, definitions: [...parse(SNAPSHOT_OPERATION).definitions, ...liveOdds, ...shared] };
+  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [snapshot, ...fragments, ...shared] };
   const errors = validate(schema, document).filter((e) => !/Fragment ".*" is never used/.test(e.message));
   if (errors.length) throw new Error(`live snapshot document: ${errors.map((e) => e.message).join('; ')}`);
   return document;

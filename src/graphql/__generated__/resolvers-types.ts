@@ -917,7 +917,10 @@ export type LiveOddsPrice = {
   original: Maybe<Scalars['Float']['output']>;
 };
 
-/** A quote in a live delta: the displayed quote of one game, book, market, period and side (docs/live-protocol.md). */
+/**
+ * A quote in a live delta: the displayed quote of one game, book, market, period and side, and on a
+ * player prop (pushed to a PLAYER_PROPS filter only) of one player and line (docs/live-protocol.md).
+ */
 export type LiveQuoteChange = {
   __typename?: 'LiveQuoteChange';
   /** The sportsbook. */
@@ -926,21 +929,27 @@ export type LiveQuoteChange = {
   decimal: Scalars['Float']['output'];
   /** The game. */
   gameId: Scalars['Int']['output'];
+  /** Player props: true on a book's alternate line (its point is part of what it replaces), false on the main line (whose point moves); null on game markets. */
+  isAlternate: Maybe<Scalars['Boolean']['output']>;
   /** Whether the book currently offers the price. */
   isAvailable: Scalars['Boolean']['output'];
   /** Whether this is the book's live (in-game) price. */
   isLive: Scalars['Boolean']['output'];
   /** The feed's line status word. */
   lineStatus: Scalars['String']['output'];
-  /** moneyline, spread or total. */
+  /** moneyline, spread or total; a player prop's market type (player_points, ...) under PLAYER_PROPS. */
   marketType: Scalars['String']['output'];
   /** Stored period, e.g. full_game. */
   period: Scalars['String']['output'];
-  /** Line for spread and total; null for moneyline. */
+  /** Player props: the player's id (as the outcomes' player.id of liveGames); null on game markets. */
+  playerId: Maybe<Scalars['Int']['output']>;
+  /** Line for spread, total and props with a line; null for moneyline and yes/no props. */
   point: Maybe<Scalars['Float']['output']>;
   /** American price. */
   price: Scalars['Int']['output'];
-  /** home, away, over or under. */
+  /** Player props: points, rebounds, ... (null on game markets). */
+  propType: Maybe<Scalars['String']['output']>;
+  /** home, away, over or under (yes or no on a prop without a line). */
   side: Scalars['String']['output'];
 };
 
@@ -2713,13 +2722,16 @@ export type LiveQuoteChangeResolvers<ContextType = GraphQLContext, ParentType ex
   bookId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   decimal?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  isAlternate?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isAvailable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   lineStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   marketType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   period?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  playerId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   point?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   price?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };

@@ -2,7 +2,7 @@ import { requirePlan } from '../../auth/viewer';
 import { newestFeedTime } from '../../db/feed-time';
 import { liveSnapshotRows } from '../../db/live-repository';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
-import { formatAmerican, impliedProbability, isOneOf, LIVE_STATUSES, MARKET_TYPES, type LiveMarketType } from '../../domain';
+import { formatAmerican, impliedProbability, inLiveMarketFilter, isOneOf, LIVE_STATUSES, MARKET_TYPES, type LiveMarketType } from '../../domain';
 import { invalidParameter } from '../arguments';
 import { liveStream } from '../live-streams';
 import { withLiveScope } from '../live-scope';
@@ -45,27 +45,36 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
   const at = stream ? { stream: stream.id, seq: stream.seq } : { stream: null, seq: null };
   // Games, scores and quotes from one database snapshot (db/live-repository.ts), handed to the
   // loaders so the fields below (Game.boxscore, the markets) show that same state.
-  const rows = await share(`live-rows:${scope.gameId ?? '*'}`, () => liveSnapshotRows(ctx.db.prisma, LIVE_STATUSES, scope.gameId != null ? [scope.gameId] : undefined));
+  // Under player_props the props too, from the same snapshot (Markets.playerProps reads them primed).
+  const props = scope.marketType === 'player_props';
+  const rows = await share(`live-rows:${scope.gameId ?? '*'}${props ? ':props' : ''}`, () =>
+    liveSnapshotRows(ctx.db.prisma, LIVE_STATUSES, scope.gameId != null ? [scope.gameId] : undefined, props),
+  );
   const games = rows.games;
-  const quotesOf = new Map<number, typeof rows.quotes>();
-  for (const q of rows.quotes) {
-    const list = quotesOf.get(q.gameId);
-    if (list) list.push(q);
-    else quotesOf.set(q.gameId, [q]);
-  }
+  const byGame = (list: typeof rows.quotes) => {
+    const out = new Map<number, typeof rows.quotes>();
+    for (const q of list) {
+      const of = out.get(q.gameId);
+      if (of) of.push(q);
+      else out.set(q.gameId, [q]);
+    }
+    return out;
+  };
+  const quotesOf = byGame(rows.quotes);
+  const propsOf = byGame(rows.props);
   for (const g of games) {
     ctx.loaders.quotesByGameId.clear(g.id).prime(g.id, quotesOf.get(g.id) ?? []);
+    if (props) ctx.loaders.propQuotesByGameId.clear(g.id).prime(g.id, propsOf.get(g.id) ?? []);
     ctx.loaders.boxscoreByGameId.clear(g.id).prime(g.id, rows.boxscores.find((b) => b.gameId === g.id) ?? null);
   }
-  const quoteLists = await ctx.loaders.quotesByGameId.loadMany(games.map((g) => g.id));
   let newest: Date | null = null;
-  games.forEach((game, i) => {
-    const list = quoteLists[i];
-    if (!Array.isArray(list)) return;
+  games.forEach((game) => {
+    const list = (props ? propsOf : quotesOf).get(game.id) ?? [];
     for (const q of displayedQuotes(game.status, list)) {
-      // updated_at is the newest quote the snapshot includes: the three markets (LiveOdds.graphql).
-      if (!isOneOf(MARKET_TYPES, q.marketType)) continue;
-      if (scope.marketType != null && q.marketType !== scope.marketType) continue;
+      // updated_at is the newest quote the snapshot includes: the three markets, or the props under
+      // player_props (LiveOdds.graphql).
+      if (!isOneOf(MARKET_TYPES, q.marketType) && !props) continue;
+      if (scope.marketType != null && !inLiveMarketFilter(scope.marketType, q.marketType)) continue;
       if (scope.bookId != null && q.bookId !== scope.bookId) continue;
       if (!newest || q.seenAt > newest) newest = q.seenAt;
     }

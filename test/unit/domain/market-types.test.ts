@@ -1,4 +1,4 @@
-import { CORE_BET_TYPES, hasLine, MARKET_TYPE_TABLE, MARKET_TYPES, PROP_MARKET_TYPES, propTypeOf, SIDES_BY_MARKET, STORED_MARKET_TYPES, storedMarketTypesOf } from '../../../src/domain';
+import { CORE_BET_TYPES, hasLine, inLiveMarketFilter, MARKET_TYPE_TABLE, MARKET_TYPES, PROP_MARKET_TYPES, propTypeOf, SIDES_BY_MARKET, STORED_MARKET_TYPES, storedMarketTypesOf } from '../../../src/domain';
 
 describe('market-type table', () => {
   it('when the sets are derived from the table, then they list its rows by group in table order', () => {
@@ -35,5 +35,27 @@ describe('filter words to stored market types', () => {
   test('when a market type is a prop, then propTypeOf names its prop; otherwise null', () => {
     expect(propTypeOf('player_points_rebounds_assists')).toBe('points_rebounds_assists');
     expect(propTypeOf('total')).toBeNull();
+  });
+});
+
+describe('live push filters and stored market types', () => {
+  test.each([
+    [null, 'spread', true],
+    [null, 'home_team_total', true],
+    [null, 'player_points', false],
+    [undefined, 'player_double_double', false],
+    ['spread', 'spread', true],
+    ['spread', 'total', false],
+    ['total', 'player_points', false],
+    ['player_props', 'player_points', true],
+    ['player_props', 'player_triple_double', true],
+    ['player_props', 'moneyline', false],
+    ['player_props', 'home_team_total', false],
+  ] as const)('when the filter is %j and the quote is %j, then it is in the filter: %j', (filter, type, expected) => {
+    expect(inLiveMarketFilter(filter, type)).toBe(expected);
+  });
+
+  test('when the filter is player_props, then every prop market type is in it and no other', () => {
+    for (const type of STORED_MARKET_TYPES) expect(inLiveMarketFilter('player_props', type)).toBe((PROP_MARKET_TYPES as readonly string[]).includes(type));
   });
 });
