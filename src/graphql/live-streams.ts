@@ -19,18 +19,24 @@ export const WINDOW = 512;
 export const IDLE_MS = 60_000;
 
 /**
- * The part of `change` that differs from what a stream last sent (`said`: key -> values, updated
- * here), or null when nothing does. A quote changes as a whole when any of its values changes.
+ * The part of `change` that differs from what a stream last said (`said`: per game, key -> values,
+ * updated here), or null when nothing does. A quote changes as a whole when any of its values
+ * changes. A game that leaves play is forgotten: what a stream remembers stays bounded by the games
+ * being played, and a game that comes back into play (a status flicker) comes whole again, the values
+ * it had before included.
  */
-function unsent(change: Pick<LiveOddsChange, 'games' | 'quotes'>, said: Map<string, string>): Pick<LiveOddsChange, 'games' | 'quotes'> | null {
-  const fresh = <T extends object>(key: string, item: T) => {
+function unsent(change: Pick<LiveOddsChange, 'games' | 'quotes'>, said: Map<number, Map<string, string>>): Pick<LiveOddsChange, 'games' | 'quotes'> | null {
+  const fresh = <T extends object>(gameId: number, key: string, item: T) => {
+    let ofGame = said.get(gameId);
+    if (!ofGame) said.set(gameId, (ofGame = new Map()));
     const values = JSON.stringify(item);
-    if (said.get(key) === values) return false;
-    said.set(key, values);
+    if (ofGame.get(key) === values) return false;
+    ofGame.set(key, values);
     return true;
   };
-  const games = change.games.filter((g) => fresh(`g${g.game_id}`, g));
-  const quotes = change.quotes.filter((q) => fresh(`q${quoteChangeKey(q)}`, q));
+  const games = change.games.filter((g) => fresh(g.game_id, 'game', g));
+  const quotes = change.quotes.filter((q) => fresh(q.game_id, quoteChangeKey(q), q));
+  for (const g of games) if (!LIVE_STATUSES.includes(g.status)) said.delete(g.game_id);
   return games.length || quotes.length ? { games, quotes } : null;
 }
 
@@ -66,7 +72,7 @@ function createStream(feed: LiveFeed, prisma: PrismaClient, scope: LiveScope, di
   /** Deltas by seq, oldest first; a null marks a delta lost to a read error (a gap nobody can replay). */
   const window: Array<LiveOddsChange | null> = [];
   const listeners = new Set<(change: LiveOddsChange) => void>();
-  const said = new Map<string, string>();
+  const said = new Map<number, Map<string, string>>();
   /** The live games the stream's clients hold whole: those live when it began, then those it sent whole. */
   const tracker = new DeltaTracker(scope);
   let idle: NodeJS.Timeout | null = null;

@@ -29,6 +29,8 @@ function fakeStore(state: { games: Array<{ id: number; status: string }>; quotes
   return {
     game: { findMany: async () => state.games.map((g) => ({ ...g, statusDisplay: null, boxscore: null })) },
     quote: { findMany: async () => state.quotes },
+    // The whole-game read (a game that came into play) is raw SQL: every quote of the state.
+    $queryRaw: async () => state.quotes,
   } as never;
 }
 
@@ -71,6 +73,27 @@ describe('live streams', () => {
     await settle();
     expect(got.map((c) => c.seq)).toEqual([1]);
     expect(stream.seq).toBe(1);
+  });
+
+  test('when a game leaves play and comes back (a status flicker), then it comes whole again, unchanged prices included', async () => {
+    const games = [{ id: 1, status: 'in_progress' }];
+    const store = fakeStore({ games, quotes: [quote(1, 15, 'moneyline', 'home', -150)] });
+    const stream = liveStream(feed, store, { gameId: 1 });
+    const got: LiveOddsChange[] = [];
+    stream.listen((c) => got.push(c));
+    await publish({ markets: [{ gameId: 1, marketType: 'moneyline', bookId: 15 }] });
+    await settle();
+    games[0]!.status = 'final';
+    await publish({ games: [1] });
+    await settle();
+    games[0]!.status = 'in_progress';
+    await publish({ games: [1] });
+    await settle();
+    expect(got.map((c) => [c.games.map((g) => g.status), c.quotes.map((q) => q.price)])).toEqual([
+      [[], [-150]],
+      [['final'], []],
+      [['in_progress'], [-150]],
+    ]);
   });
 
   test('when a client asks for the deltas after a seq, then the window answers while it holds them all, else null', async () => {
