@@ -1,10 +1,9 @@
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { americanToDecimal, consensusProbability, devig } from '../../src/domain';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { doc, feedPath, readSeries } from '../support/feeds';
 import { startTestApp, type TestApp } from '../support/app';
+import { openApiChecker } from '../support/openapi';
 
 // Closing lines, CLV and grading on the real captures of 2026-01-24 and 2026-04-29
 // (test/fixtures/feeds), through REST and GraphQL. Figures: docs/closing-and-grading.md.
@@ -318,16 +317,11 @@ describe('closing lines, CLV and grading', () => {
 
   test('when the three routes answer, then requests and responses validate against /api/v1/openapi.json', async () => {
     const doc = (await t.get('/api/v1/openapi.json')).body;
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema({ $id: 'openapi', components: doc.components }, 'openapi');
-    const check = (schema: unknown, value: unknown) => {
-      const ok = ajv.validate(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"openapi#/components')), value);
-      if (!ok) throw new Error(ajv.errorsText(ajv.errors));
-    };
-    const op = (path: string, method: string) => doc.paths[BASE + path][method];
+    const openapi = openApiChecker(doc);
+    const check = openapi.check;
+    const op = (path: string, method: string) => openapi.op(BASE + path, method);
     // Error responses are shared components ($ref).
-    const deref = (value: any) => (value?.$ref ? value.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc) : value);
+    const deref = openapi.deref;
     check(op('/closing', 'get').responses[200].content['application/json'].schema, (await t.get(`${BASE}/closing?game_id=${GAME},263561`, key)).body);
     const clvBody = { bets: [{ game_id: GAME, book_id: DK, market_type: 'spread', side: 'home', line: -10.5, price: -110, placed_at: '2026-01-24T12:00:00Z' }], devig: 'power' };
     check(op('/clv', 'post').requestBody.content['application/json'].schema, clvBody);

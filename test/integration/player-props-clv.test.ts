@@ -1,11 +1,10 @@
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import { normalizePlayerName } from '../../src/domain';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { bookOf } from '../../src/ingest/feeds/the-odds-api/books';
 import { readSources, type SourceDocument } from '../../src/ingest/sources';
 import { feedPath } from '../support/feeds';
 import { startTestApp, type TestApp } from '../support/app';
+import { openApiChecker } from '../support/openapi';
 
 // Closing-line value of player prop bets (POST /clv), closes of yes/no props (GET /closing) and prop
 // bets on POST /grade, on the real captures of The Odds API's event-odds endpoint
@@ -411,14 +410,9 @@ describe('CLV of player prop bets and closes of yes/no props: the real WNBA prop
 
   test('when prop bets are sent, then requests and responses validate against /api/v1/openapi.json', async () => {
     const doc = (await t.get('/api/v1/openapi.json')).body;
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema({ $id: 'openapi', components: doc.components }, 'openapi');
-    const check = (schema: unknown, value: unknown) => {
-      const ok = ajv.validate(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"openapi#/components')), value);
-      if (!ok) throw new Error(ajv.errorsText(ajv.errors));
-    };
-    const op = (path: string, method: string) => doc.paths[BASE + path][method];
+    const openapi = openApiChecker(doc);
+    const check = openapi.check;
+    const op = (path: string, method: string) => openapi.op(BASE + path, method);
     const { bet } = propBets(1)[0]!;
     const yes = { ...bet, prop_type: 'double_double', side: 'yes', line: undefined, game_id: gameIds.get(yesNo.sid), player_id: playerIds.get(normalizePlayerName(yesNo.player)), placed_at: undefined };
     const clvBody = JSON.parse(JSON.stringify({ bets: [bet, { ...bet, line: 99.5 }, yes] }));
