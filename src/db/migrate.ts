@@ -1,4 +1,4 @@
-import type { SqlMigrationAwareDriverAdapterFactory, SqlQueryable, Transaction } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQueryable, Transaction } from '@prisma/driver-adapter-utils';
 import { MIGRATIONS_DIR, migrationList, openSchemaEngine, readMigrations, readSchema, type MigrationFolder } from './schema-engine';
 
 /** The advisory lock Prisma's schema engine holds while it applies migrations. */
@@ -7,16 +7,15 @@ const PRISMA_MIGRATE_LOCK = 72707369;
 /**
  * Applies the migrations of prisma/migrations that the database has not seen, recording them in
  * `_prisma_migrations` exactly as `prisma migrate deploy` does (so either tool can take over).
- * A first migration that a killed process left half-done is undone first (see
- * repairInterruptedFirstMigration). Returns the names applied now.
+ * Each migration's script runs in one transaction (atomicScripts), and a migration that a killed
+ * process left unfinished is repaired first (repairInterruptedMigrations). Returns the names applied now.
  */
 export async function applyMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
   dir = MIGRATIONS_DIR,
   onRepair: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<string[]> {
-  const repaired = await repairInterruptedFirstMigration(adapterFactory, readMigrations(dir)[0]);
-  if (repaired) onRepair(`migration ${repaired} was interrupted before it finished (process killed?): its partial tables were dropped and it is applied again`);
+  for (const message of await repairInterruptedMigrations(adapterFactory, readMigrations(dir)[0])) onRepair(message);
   const connections = trackConnections(adapterFactory);
   const engine = await openSchemaEngine(readSchema(), connections.factory);
   try {
@@ -41,36 +40,45 @@ async function finish(tx: Transaction, how: 'COMMIT' | 'ROLLBACK'): Promise<void
 }
 
 /**
- * A kill during the first migration leaves it recorded as started but unfinished, with some of its
- * tables created: Prisma then refuses every later run ("found failed migrations") and the store is
- * unusable for good. When nothing else was ever applied, the store holds nothing but that half, so
- * undoing it is safe: drop what the first migration creates, forget its row, apply it again. Runs
- * in one transaction under Prisma's migrate lock, so it never touches a migration another process
- * is applying right now.
- * @returns the repaired migration's name, or undefined when there was nothing to repair.
+ * A kill -9 during a migration leaves it recorded as started but unfinished: Prisma then refuses
+ * every later run ("found failed migrations") and the store is unusable for good. Repaired here, in
+ * one transaction under Prisma's migrate lock (so never a migration another process is applying
+ * right now):
+ * - the first migration, when nothing else was ever applied: what it creates is dropped and its row
+ *   forgotten (a store an older version, whose scripts were not atomic, was killed while creating);
+ * - any other: its script ran in one transaction (atomicScripts; PGlite runs a script as one
+ *   statement string, which PostgreSQL runs as one transaction), so nothing of it stayed: it is
+ *   marked rolled back, as `prisma migrate resolve --rolled-back` would.
+ * Either way the migration is then applied again.
+ * @returns a message per repaired migration (none when there was nothing to repair).
  */
-async function repairInterruptedFirstMigration(adapterFactory: SqlMigrationAwareDriverAdapterFactory, first: MigrationFolder | undefined): Promise<string | undefined> {
-  if (!first) return undefined;
+async function repairInterruptedMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory, first: MigrationFolder | undefined): Promise<string[]> {
+  if (!first) return [];
   const adapter = await adapterFactory.connect();
   try {
     const [[exists]] = (await query(adapter, "SELECT to_regclass('_prisma_migrations') IS NOT NULL")) as [[unknown]];
-    if (!truthy(exists)) return undefined;
+    if (!truthy(exists)) return [];
     const tx = await adapter.startTransaction();
     try {
       const [[locked]] = (await query(tx, `SELECT pg_try_advisory_xact_lock(${PRISMA_MIGRATE_LOCK})`)) as [[unknown]];
-      const rows = locked ? await query(tx, 'SELECT migration_name, finished_at IS NOT NULL, rolled_back_at IS NOT NULL FROM _prisma_migrations') : [];
-      const live = rows.filter((r) => !truthy(r[2]));
-      const interrupted = live.length > 0 && live.every((r) => r[0] === first.name && !truthy(r[1]));
-      if (!interrupted) {
-        await finish(tx, 'ROLLBACK');
-        return undefined;
+      const rows = locked ? await query(tx, 'SELECT id, migration_name, finished_at IS NOT NULL, rolled_back_at IS NOT NULL FROM _prisma_migrations') : [];
+      const live = rows.filter((r) => !truthy(r[3]));
+      const unfinished = live.filter((r) => !truthy(r[2]));
+      const messages: string[] = [];
+      if (unfinished.length && live.every((r) => r[1] === first.name)) {
+        const created = (kind: 'TABLE' | 'TYPE') => [...first.sql.matchAll(new RegExp(`CREATE ${kind} "([^"]+)"`, 'g'))].map((m) => `"${m[1]}"`);
+        for (const table of created('TABLE')) await execute(tx, `DROP TABLE IF EXISTS ${table} CASCADE`);
+        for (const type of created('TYPE')) await execute(tx, `DROP TYPE IF EXISTS ${type} CASCADE`);
+        await execute(tx, `DELETE FROM _prisma_migrations WHERE migration_name = ${literal(first.name)}`);
+        messages.push(`migration ${first.name} was interrupted before it finished (process killed?): its partial tables were dropped and it is applied again`);
+      } else {
+        for (const [id, name] of unfinished) {
+          await execute(tx, `UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = ${literal(String(id))}`);
+          messages.push(`migration ${String(name)} was interrupted before it finished (process killed?): it was rolled back as a whole and is applied again`);
+        }
       }
-      const created = (kind: 'TABLE' | 'TYPE') => [...first.sql.matchAll(new RegExp(`CREATE ${kind} "([^"]+)"`, 'g'))].map((m) => `"${m[1]}"`);
-      for (const table of created('TABLE')) await tx.executeRaw({ sql: `DROP TABLE IF EXISTS ${table} CASCADE`, args: [], argTypes: [] });
-      for (const type of created('TYPE')) await tx.executeRaw({ sql: `DROP TYPE IF EXISTS ${type} CASCADE`, args: [], argTypes: [] });
-      await tx.executeRaw({ sql: `DELETE FROM _prisma_migrations WHERE migration_name = '${first.name.replaceAll("'", "''")}'`, args: [], argTypes: [] });
-      await finish(tx, 'COMMIT');
-      return first.name;
+      await finish(tx, messages.length ? 'COMMIT' : 'ROLLBACK');
+      return messages;
     } catch (error) {
       await finish(tx, 'ROLLBACK').catch(() => {});
       throw error;
@@ -78,6 +86,31 @@ async function repairInterruptedFirstMigration(adapterFactory: SqlMigrationAware
   } finally {
     await adapter.dispose();
   }
+}
+
+const execute = (db: SqlQueryable, sql: string) => db.executeRaw({ sql, args: [], argTypes: [] });
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * `adapter` with each script (a migration's SQL) run in one transaction on one connection. The pg
+ * adapter runs a script's statements one by one on its pool, each committed alone: a kill between
+ * two left half a migration in the database, which no later run could apply again. Split on `;` as
+ * that adapter splits it (prisma/migrations hold no `;` inside a statement). The PGlite adapter runs a
+ * script as one statement string, which PostgreSQL already runs as one transaction.
+ */
+function atomicScripts<T extends SqlDriverAdapter>(adapter: T): T {
+  if (adapter.adapterName !== '@prisma/adapter-pg') return adapter;
+  adapter.executeScript = async (script: string) => {
+    const tx = await adapter.startTransaction();
+    try {
+      for (const statement of script.split(';').map((s) => s.trim()).filter(Boolean)) await execute(tx, statement);
+      await finish(tx, 'COMMIT');
+    } catch (error) {
+      await finish(tx, 'ROLLBACK').catch(() => {});
+      throw error;
+    }
+  };
+  return adapter;
 }
 
 /**
@@ -94,8 +127,8 @@ function trackConnections(factory: SqlMigrationAwareDriverAdapterFactory) {
   const tracked: SqlMigrationAwareDriverAdapterFactory = {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => track(await factory.connect()),
-    connectToShadowDb: async () => track(await factory.connectToShadowDb()),
+    connect: async () => track(atomicScripts(await factory.connect())),
+    connectToShadowDb: async () => track(atomicScripts(await factory.connectToShadowDb())),
   };
   return {
     factory: tracked,

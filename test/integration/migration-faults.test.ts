@@ -1,18 +1,21 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
 import { applyMigrations } from '../../src/db/migrate';
-import { readMigrations } from '../../src/db/schema-engine';
+import { MIGRATIONS_DIR, readMigrations } from '../../src/db/schema-engine';
 import { describeWithPostgres, TEST_DATABASE_URL } from '../support/database';
 
-// A kill -9 at any point of the first migration leaves a store the next start repairs: the half
-// migration is undone and applied again, and the schema ends complete (every index and foreign key).
-// Simulated at every statement boundary (deterministic), and with real kills of `odds migrate`.
+// A kill -9 at any point of a migration leaves a store the next start repairs, and the schema ends
+// complete (every index and foreign key): a half first migration is undone, a later one (which ran in
+// one transaction, so nothing of it stayed) is marked rolled back; either is applied again. Simulated
+// at every statement boundary of the first and as a killed later one (deterministic), and with real
+// kills of `odds migrate`.
 
 const BIN = path.resolve('bin/odds.js');
 const first = readMigrations()[0]!;
@@ -45,6 +48,36 @@ test('when the first migration was interrupted at any statement (embedded store)
     }
   }
   expect(shapes.size).toBe(1); // the same complete schema whatever the point
+}, 120_000);
+
+/** A migrations folder holding all but the last migration (a store an older release migrated). */
+function allButLast(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'odds-migrations-'));
+  for (const m of readMigrations().slice(0, -1)) {
+    mkdirSync(path.join(dir, m.name));
+    writeFileSync(path.join(dir, m.name, 'migration.sql'), m.sql);
+  }
+  copyFileSync(path.join(MIGRATIONS_DIR, 'migration_lock.toml'), path.join(dir, 'migration_lock.toml'));
+  return dir;
+}
+const last = readMigrations().at(-1)!;
+/** The row Prisma writes before it runs a migration's script, left unfinished by a kill. */
+const startedRow = `INSERT INTO "_prisma_migrations" (id, checksum, migration_name) VALUES ('${randomBytes(8).toString('hex')}', 'x', '${last.name}')`;
+
+test('when a later migration was interrupted (embedded store), then the next run rolls it back and applies it again', async () => {
+  const pglite = await PGlite.create();
+  const older = allButLast();
+  try {
+    await applyMigrations(new PrismaPGlite(pglite), older);
+    await pglite.exec(startedRow);
+    const messages: string[] = [];
+    expect(await applyMigrations(new PrismaPGlite(pglite), undefined, (m) => messages.push(m))).toEqual([last.name]);
+    expect(messages).toEqual([expect.stringMatching(new RegExp(`${last.name} was interrupted.*rolled back as a whole and is applied again`))]);
+    expect((await pglite.query(SHAPE)).rows[0]).toMatchObject({ finished: readMigrations().length });
+  } finally {
+    await pglite.close();
+    rmSync(older, { recursive: true, force: true });
+  }
 }, 120_000);
 
 describeWithPostgres('on PostgreSQL', () => {
@@ -93,13 +126,59 @@ describeWithPostgres('on PostgreSQL', () => {
     }
   }, 180_000);
 
+  test('when a later migration was interrupted, then `odds migrate` rolls it back, says so, and the schema is complete', async () => {
+    let complete: unknown;
+    await withScratchDatabase(async (url) => {
+      expect(migrate(url).status).toBe(0);
+      complete = await shapeOf(url);
+    });
+    await withScratchDatabase(async (url) => {
+      const older = allButLast();
+      try {
+        const adapter = new PrismaPg({ connectionString: url });
+        await applyMigrations(adapter, older);
+      } finally {
+        rmSync(older, { recursive: true, force: true });
+      }
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      await client.query(startedRow);
+      await client.end();
+      const run = migrate(url);
+      expect(run.status).toBe(0);
+      expect(run.stderr).toMatch(/rolled back as a whole and is applied again/);
+      expect(await shapeOf(url)).toEqual(complete);
+    });
+  }, 120_000);
+
+  test('when a migration fails half-way, then nothing of it stays (each script runs in one transaction)', async () => {
+    await withScratchDatabase(async (url) => {
+      const dir = allButLast();
+      try {
+        mkdirSync(path.join(dir, last.name));
+        writeFileSync(path.join(dir, last.name, 'migration.sql'), 'CREATE TABLE "HalfDone" ("id" INTEGER NOT NULL);\n\nSELECT 1 / 0;\n');
+        await expect(applyMigrations(new PrismaPg({ connectionString: url }), dir)).rejects.toThrow(/division by zero/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        expect((await client.query(`SELECT to_regclass('"HalfDone"') IS NULL AS gone`)).rows[0]).toEqual({ gone: true });
+      } finally {
+        await client.end();
+      }
+    });
+  }, 120_000);
+
   test('when `odds migrate` is killed -9 while it migrates, then the next run ends with the complete schema', async () => {
     let complete: unknown;
     await withScratchDatabase(async (url) => {
       expect(migrate(url).status).toBe(0);
       complete = await shapeOf(url);
     });
-    for (const afterStartMs of [0, 60]) {
+    // Killed during the first migration, or a later one (the first is the largest: 60 ms in, sometimes later).
+    for (const afterStartMs of [0, 60, 150, 300]) {
       await withScratchDatabase(async (url, admin) => {
         const child = spawn(process.execPath, [BIN, 'migrate'], { env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent' }, stdio: 'ignore' });
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -113,7 +192,8 @@ describeWithPostgres('on PostgreSQL', () => {
         await new Promise((resolve) => setTimeout(resolve, afterStartMs));
         child.kill('SIGKILL');
         await exited;
-        expect(migrate(url).status).toBe(0);
+        const next = migrate(url);
+        if (next.status !== 0) throw new Error(`killed ${afterStartMs} ms after the migration began, the next odds migrate exited ${next.status}: ${next.stderr}`);
         expect(await shapeOf(url)).toEqual(complete);
       });
     }
