@@ -5,6 +5,7 @@ import { ingestDocuments } from '../../src/ingest/ingest';
 import { startTestApp, type TestApp } from '../support/app';
 import { doc, readSeries } from '../support/feeds';
 import { waitFor } from './live-helpers';
+import { readSseFrames } from '../support/sse';
 
 // Every game state a live push shows is one the stored data had after some capture (issue 19: a delta
 // read games, scores and quotes in separate statements and could show a status of one capture with
@@ -97,22 +98,10 @@ describe('live pushes during a replay of a real series', () => {
         signal: sse.signal,
       });
       expect(stream.status).toBe(200);
-      void (async () => {
-        const decoder = new TextDecoder();
-        let text = '';
-        for await (const chunk of stream.body as unknown as AsyncIterable<Uint8Array>) {
-          text += decoder.decode(chunk, { stream: true });
-          let end: number;
-          while ((end = text.indexOf('\n\n')) >= 0) {
-            const frame = text.slice(0, end);
-            text = text.slice(end + 2);
-            const event = /^event: (.*)$/m.exec(frame)?.[1];
-            const data = /^data: (.*)$/m.exec(frame)?.[1];
-            if (event === 'live_odds' && data) note(transport, (JSON.parse(data).data ?? []).map(snapshotState));
-            if (event === 'odds_change' && data) note(transport, JSON.parse(data).games.map((g: any) => [g.game_id, stateOf(g)]));
-          }
-        }
-      })().catch(() => {});
+      void readSseFrames(stream.body, ({ event, data }) => {
+        if (event === 'live_odds') note(transport, (data.data ?? []).map(snapshotState));
+        if (event === 'odds_change') note(transport, data.games.map((g: any) => [g.game_id, stateOf(g)]));
+      });
     };
     await follow('sse');
     await waitFor('a snapshot on every transport', () => ready.size === 3);

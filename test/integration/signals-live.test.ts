@@ -5,6 +5,7 @@ import { ingestDocuments } from '../../src/ingest/ingest';
 import { startTestApp, type TestApp } from '../support/app';
 import { doc, readSeries } from '../support/feeds';
 import { waitFor } from './live-helpers';
+import { readSseFrames } from '../support/sse';
 
 // Signals served where the live data is (issue 23; docs/signals.md, docs/live-protocol.md): the real
 // series of 2026-01-24 is ingested capture by capture, on the app's bus, up to the evening of the
@@ -23,21 +24,7 @@ const LIVE_GAMES = [264315, 264316];
 function followSse(url: string, key: string, signal: AbortSignal): { events: Array<[string, any, string | null]>; status: Promise<number> } {
   const events: Array<[string, any, string | null]> = [];
   const status = fetch(url, { headers: { authorization: `Bearer ${key}` }, signal }).then((res) => {
-    void (async () => {
-      const decoder = new TextDecoder();
-      let text = '';
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = text.indexOf('\n\n')) >= 0) {
-          const frame = text.slice(0, end);
-          text = text.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(frame)?.[1];
-          const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (event && data) events.push([event, JSON.parse(data), /^id: (.*)$/m.exec(frame)?.[1] ?? null]);
-        }
-      }
-    })().catch(() => {});
+    void readSseFrames(res.body, (f) => events.push([f.event, f.data, f.id]));
     return res.status;
   });
   return { events, status };

@@ -11,15 +11,7 @@ let pro: string;
 let other: string;
 let starter: string;
 
-async function call(app: TestApp, method: string, path: string, key: string | undefined, body?: unknown) {
-  const res = await fetch(app.baseUrl + path, {
-    method,
-    headers: { ...(key && { authorization: `Bearer ${key}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-}
-const send = (method: string, path: string, key: string | undefined, body?: unknown) => call(t, method, path, key, body);
+const send = (method: string, path: string, key: string | undefined, body?: unknown) => t.request(method, path, key, body);
 const hook = { url: 'http://127.0.0.1:9/hooks', predicate: { type: 'ev', min_ev_per_100: 3 } };
 
 beforeAll(async () => {
@@ -121,20 +113,20 @@ describe('webhooks: registering and managing', () => {
 
   test('when the service refuses private targets, then loopback, private, link-local and localhost URLs are a 400', async () => {
     for (const url of ['http://127.0.0.1:8080/x', 'http://10.1.2.3/x', 'http://192.168.0.4/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x', 'http://localhost:3000/x', 'http://[::ffff:127.0.0.1]/x']) {
-      const res = await call(strict, 'POST', BASE, pro, { url, predicate: { type: 'status_change' } });
+      const res = await strict.request('POST', BASE, pro, { url, predicate: { type: 'status_change' } });
       expect([url, res.status]).toEqual([url, 400]);
       expect(res.body.error).toMatch(/invalid parameter url: must not point at a private, loopback, link-local or other special-purpose address/);
     }
-    expect((await call(strict, 'POST', BASE, pro, { url: 'https://hooks.example.com/odds', predicate: { type: 'status_change' } })).status).toBe(201);
+    expect((await strict.request('POST', BASE, pro, { url: 'https://hooks.example.com/odds', predicate: { type: 'status_change' } })).status).toBe(201);
   });
 
   test('when two keys of one plan read their webhooks through the caching paths, then each sees only its own', async () => {
     const a = (await t.createKey('pro')).key;
     const b = (await t.createKey('pro')).key;
-    const mine = (await call(strict, 'POST', BASE, a, { url: 'https://a.example.com/x', predicate: { type: 'status_change' } })).body.data.id;
+    const mine = (await strict.request('POST', BASE, a, { url: 'https://a.example.com/x', predicate: { type: 'status_change' } })).body.data.id;
     for (let round = 0; round < 2; round++) {
-      expect((await call(strict, 'GET', BASE, a)).body.data.map((w: any) => w.id)).toEqual([mine]);
-      const other = await call(strict, 'GET', BASE, b);
+      expect((await strict.request('GET', BASE, a)).body.data.map((w: any) => w.id)).toEqual([mine]);
+      const other = await strict.request('GET', BASE, b);
       expect(other.body.data).toEqual([]);
       expect(other.headers.get('cache-control')).toBe('private, no-store');
       const query = encodeURIComponent('{ webhooks { id } }');

@@ -37,14 +37,7 @@ function startServer(): Promise<TestApp> {
 function startWorker(app: TestApp): WebhookWorker {
   return startWebhookWorker({ db: app.db, config: app.config.webhooks, logger: createLogger(app.config), bus: app.bus });
 }
-async function send(method: string, path: string, body?: unknown) {
-  const res = await fetch(t.baseUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const send = (method: string, path: string, body?: unknown) => t.request(method, path, key, body);
 async function register(receiver: WebhookReceiver, predicate: Record<string, unknown>): Promise<number> {
   const created = await send('POST', BASE, { url: receiver.url, predicate });
   expect(created.status).toBe(201);

@@ -18,14 +18,6 @@ let pro: string;
 /** Turns the database's transactions into failures that are not an outage (the masked 500). */
 let broken = false;
 
-async function call(app: TestApp, method: string, path: string, key: string | undefined, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(app.baseUrl + path, {
-    method,
-    headers: { ...headers, ...(key && { authorization: `Bearer ${key}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-}
 
 /** The test database, whose interactive transactions fail with a plain error while `broken` is set. */
 function breakable(db: Database): Database {
@@ -58,26 +50,26 @@ describe('webhooks: text a database cannot store', () => {
   const CONTROL = ['\u0000', '\n', '\r', '\t', '\u001b', '\u007f', '\u0085', '\ud800'];
 
   test.each(CONTROL.map((c) => [JSON.stringify(c), c]))('when the description holds %s, then REST answers 400 naming the field', async (_name, c) => {
-    const res = await call(t, 'POST', BASE, pro, { url: 'https://hooks.example.com/x', description: `my${c}alerts`, predicate: { type: 'status_change' } });
+    const res = await t.request('POST', BASE, pro, { url: 'https://hooks.example.com/x', description: `my${c}alerts`, predicate: { type: 'status_change' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: 'invalid parameter description: must not contain control characters (NUL, tab, line breaks, ...)' });
   });
 
   test.each(CONTROL.map((c) => [JSON.stringify(c), c]))('when the url holds %s, then REST answers 400 naming the field', async (_name, c) => {
-    const res = await call(t, 'POST', BASE, pro, { url: `https://hooks.example.com/a${c}b`, predicate: { type: 'status_change' } });
+    const res = await t.request('POST', BASE, pro, { url: `https://hooks.example.com/a${c}b`, predicate: { type: 'status_change' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: 'invalid parameter url: must not contain control characters (NUL, tab, line breaks, ...)' });
   });
 
   test('when a change holds a NUL, then PATCH answers 400 and the webhook is unchanged', async () => {
-    const created = await call(t, 'POST', BASE, pro, { url: 'https://hooks.example.com/x', description: 'before', predicate: { type: 'status_change' } });
+    const created = await t.request('POST', BASE, pro, { url: 'https://hooks.example.com/x', description: 'before', predicate: { type: 'status_change' } });
     expect(created.status).toBe(201);
     const id = created.body.data.id;
     for (const body of [{ description: 'after\u0000' }, { url: 'https://hooks.example.com/\u0000' }]) {
-      const res = await call(t, 'PATCH', `${BASE}/${id}`, pro, body);
+      const res = await t.request('PATCH', `${BASE}/${id}`, pro, body);
       expect([Object.keys(body)[0], res.status]).toEqual([Object.keys(body)[0], 400]);
     }
-    expect((await call(t, 'GET', `${BASE}/${id}`, pro)).body.data).toMatchObject({ url: 'https://hooks.example.com/x', description: 'before' });
+    expect((await t.request('GET', `${BASE}/${id}`, pro)).body.data).toMatchObject({ url: 'https://hooks.example.com/x', description: 'before' });
   });
 
   test('when GraphQL sends a NUL in a webhook or an admin name, then the error is BAD_USER_INPUT naming the field', async () => {
@@ -103,12 +95,12 @@ describe('webhooks: the masked 500', () => {
 
   test('when the database fails in an unexpected way, then REST answers 500 with the request id it sent in X-Request-Id, and no detail', async () => {
     broken = true;
-    const res = await call(strict, 'POST', BASE, pro, { url: 'https://hooks.example.com/x', predicate: { type: 'status_change' } });
+    const res = await strict.request('POST', BASE, pro, { url: 'https://hooks.example.com/x', predicate: { type: 'status_change' } });
     expect(res.status).toBe(500);
     const id = res.headers.get('x-request-id');
     expect(id).toBeTruthy();
     expect(res.body).toEqual({ success: false, error: `internal error (request id ${id})` });
-    const mine = await call(strict, 'POST', BASE, pro, { url: 'https://hooks.example.com/x', predicate: { type: 'status_change' } }, { 'x-request-id': 'client-chosen-42' });
+    const mine = await strict.request('POST', BASE, pro, { url: 'https://hooks.example.com/x', predicate: { type: 'status_change' } }, { 'x-request-id': 'client-chosen-42' });
     expect(mine.body).toEqual({ success: false, error: 'internal error (request id client-chosen-42)' });
   });
 
@@ -125,23 +117,23 @@ describe('webhooks: the per-key cap', () => {
   test('when 200 creations of one key arrive at once, then exactly 20 are created and the others are refused with a 400', async () => {
     const key = (await t.createKey('pro')).key;
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => call(t, 'POST', BASE, key, { url: `https://hooks.example.com/${i}`, predicate: { type: 'status_change' } })),
+      Array.from({ length: 200 }, (_, i) => t.request('POST', BASE, key, { url: `https://hooks.example.com/${i}`, predicate: { type: 'status_change' } })),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(20);
     expect(statuses.filter((s) => s === 400)).toHaveLength(180);
     expect(results.find((r) => r.status === 400)!.body.error).toMatch(/already has 20 webhooks/);
-    expect((await call(t, 'GET', BASE, key)).body.count).toBe(20);
+    expect((await t.request('GET', BASE, key)).body.count).toBe(20);
   });
 
   test('when two keys create at once, then each gets its own 20', async () => {
     const [a, b] = [(await t.createKey('pro')).key, (await t.createKey('elite')).key];
     const results = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => call(t, 'POST', BASE, i % 2 ? a : b, { url: `https://hooks.example.com/${i}`, predicate: { type: 'status_change' } })),
+      Array.from({ length: 60 }, (_, i) => t.request('POST', BASE, i % 2 ? a : b, { url: `https://hooks.example.com/${i}`, predicate: { type: 'status_change' } })),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(40);
-    expect((await call(t, 'GET', BASE, a)).body.count).toBe(20);
-    expect((await call(t, 'GET', BASE, b)).body.count).toBe(20);
+    expect((await t.request('GET', BASE, a)).body.count).toBe(20);
+    expect((await t.request('GET', BASE, b)).body.count).toBe(20);
   });
 });
 
@@ -160,7 +152,7 @@ describe('webhooks: targets in special-purpose ranges (SSRF)', () => {
   ];
 
   test.each(REFUSED)('when the target host is %s, then registration is refused with a 400', async (host) => {
-    const res = await call(strict, 'POST', BASE, pro, { url: `http://${host}:8080/hooks`, predicate: { type: 'status_change' } });
+    const res = await strict.request('POST', BASE, pro, { url: `http://${host}:8080/hooks`, predicate: { type: 'status_change' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^invalid parameter url: must not point at a private, loopback, link-local or other special-purpose address/);
   });
@@ -169,14 +161,14 @@ describe('webhooks: targets in special-purpose ranges (SSRF)', () => {
     const own = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((e) => (e.family === 'IPv6' ? `[${e.address}]` : e.address)));
     expect(own.length).toBeGreaterThan(0);
     for (const host of own) {
-      const res = await call(strict, 'POST', BASE, pro, { url: `http://${host}:3000/x`, predicate: { type: 'status_change' } });
+      const res = await strict.request('POST', BASE, pro, { url: `http://${host}:3000/x`, predicate: { type: 'status_change' } });
       expect([host, res.status]).toEqual([host, 400]);
     }
   });
 
   test.each(['8.8.8.8', '1.1.1.1', '[2606:4700:4700::1111]', '[2a00:1450:4001::200e]', 'hooks.example.com'])('when the target host is %s, then registration is accepted', async (host) => {
     const key = (await t.createKey('pro')).key;
-    const res = await call(strict, 'POST', BASE, key, { url: `https://${host}/hooks`, predicate: { type: 'status_change' } });
+    const res = await strict.request('POST', BASE, key, { url: `https://${host}/hooks`, predicate: { type: 'status_change' } });
     expect(res.status).toBe(201);
   });
 });
@@ -213,16 +205,16 @@ describe('webhooks: the delivery log does not tell open ports from closed ones',
     const key = (await t.createKey('pro')).key;
     const hooks: Record<string, number> = {};
     for (const [name, port] of Object.entries(targets)) {
-      const created = await call(t, 'POST', BASE, key, { url: `http://127.0.0.1:${port}/hooks`, predicate: { type: 'status_change' } });
+      const created = await t.request('POST', BASE, key, { url: `http://127.0.0.1:${port}/hooks`, predicate: { type: 'status_change' } });
       expect(created.status).toBe(201);
       hooks[name] = created.body.data.id;
-      expect((await call(t, 'POST', `${BASE}/${hooks[name]}/test`, key)).status).toBe(201);
+      expect((await t.request('POST', `${BASE}/${hooks[name]}/test`, key)).status).toBe(201);
     }
     const entries: Record<string, any> = {};
     // Until each delivery has had its first attempt (the next is minutes away: WEBHOOK_RETRY_BASE_MS).
     for (let round = 0; round < 300 && Object.keys(entries).length < Object.keys(hooks).length; round++) {
       for (const [name, id] of Object.entries(hooks)) {
-        const [entry] = (await call(t, 'GET', `${BASE}/${id}/deliveries`, key)).body.data;
+        const [entry] = (await t.request('GET', `${BASE}/${id}/deliveries`, key)).body.data;
         if (entry?.attempts >= 1) entries[name] = entry;
       }
       await new Promise((r) => setTimeout(r, 50));

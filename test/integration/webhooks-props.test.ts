@@ -27,14 +27,7 @@ let key: string;
 let docs: SourceDocument[];
 const receivers: WebhookReceiver[] = [];
 
-async function send(method: string, path: string, body?: unknown) {
-  const res = await fetch(t.baseUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const send = (method: string, path: string, body?: unknown) => t.request(method, path, key, body);
 async function register(predicate: Record<string, unknown>): Promise<{ id: number; receiver: WebhookReceiver }> {
   const receiver = new WebhookReceiver();
   await receiver.start();

@@ -24,14 +24,7 @@ let worker: WebhookWorker;
 let key: string;
 const receivers: WebhookReceiver[] = [];
 
-async function send(method: string, path: string, body?: unknown) {
-  const res = await fetch(t.baseUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const send = (method: string, path: string, body?: unknown) => t.request(method, path, key, body);
 
 /** Every delivery of a webhook's log. */
 async function log(id: number): Promise<any[]> {

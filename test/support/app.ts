@@ -25,6 +25,11 @@ export interface TestApp {
   createKey(plan?: Plan, opts?: { expiresAt?: Date | null; status?: 'active' | 'canceled' | 'inactive' }): Promise<{ id: string; key: string; accountId: string }>;
   /** GET `path` (relative to baseUrl) with `Authorization: Bearer key`; returns status, headers and parsed JSON. */
   get(path: string, key?: string): Promise<{ status: number; headers: Headers; body: any }>;
+  /**
+   * `method` on `path` with `Authorization: Bearer key` (when given), `body` when given (a string as
+   * it is, anything else as JSON) and extra `headers`; returns status, headers and parsed JSON.
+   */
+  request(method: string, path: string, key?: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }>;
   /** POST a GraphQL request to /graphql with `Authorization: Bearer key`. */
   graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; headers: Headers; body: any }>;
   close(): Promise<void>;
@@ -85,6 +90,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return { id: created.id, key: created.key, accountId: created.account_id };
     },
     get: (path, key) => send(path, { headers: key ? { authorization: `Bearer ${key}` } : {} }),
+    request: (method, path, key, body, headers = {}) =>
+      send(path, {
+        method,
+        headers: { ...headers, ...(key && { authorization: `Bearer ${key}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+        ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      }),
     graphql: (query, variables, key) =>
       send('/graphql', {
         method: 'POST',
