@@ -221,7 +221,9 @@ export class MarketView {
       (q.side === first ? sides.first : sides.second).push(q);
       byBook.set(q.bookId, sides);
       const key = `${q.side}|${this.lineOf(q)}`;
-      this.bySideLine.set(key, [...(this.bySideLine.get(key) ?? []), q]);
+      const atLine = this.bySideLine.get(key);
+      if (atLine) atLine.push(q);
+      else this.bySideLine.set(key, [q]);
       this.lastMove.set(q.bookId, Math.max(this.lastMove.get(q.bookId) ?? -Infinity, q.changedAt.getTime()));
     }
     for (const list of this.bySideLine.values()) list.sort((a, b) => b.decimal - a.decimal || a.bookId - b.bookId);

@@ -152,7 +152,9 @@ export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveS
   const byGame = new Map<number, QuoteRow[]>();
   for (const q of changes.quotes) {
     if (!changed.has(`${q.gameId}|${q.marketType}|${q.bookId}`)) continue;
-    byGame.set(q.gameId, [...(byGame.get(q.gameId) ?? []), q]);
+    const rows = byGame.get(q.gameId);
+    if (rows) rows.push(q);
+    else byGame.set(q.gameId, [q]);
   }
   const since = tick.seenAt?.getTime() ?? null;
   const quotes: LiveQuoteChange[] = [];

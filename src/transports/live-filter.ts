@@ -31,10 +31,11 @@ const KEYS: readonly string[] = [...FILTER_KEYS, ...OPTION_KEYS];
 
 const bad = (message: string) => new AppError('BAD_REQUEST', `invalid subscribe payload: ${message}`);
 
+/** Whether `value` is an integer from `min` to the largest id (a 32-bit integer). */
+const isIntegerFrom = (value: unknown, min: number): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= 2_147_483_647;
+
 function positiveInteger(name: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > 2_147_483_647) {
-    throw bad(`${name} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer`);
-  }
+  if (!isIntegerFrom(value, min)) throw bad(`${name} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer`);
   return value;
 }
 
@@ -124,7 +125,7 @@ export function parseSignalFilter(raw: unknown): SignalFilter {
   const filter: SignalFilter = {};
   if (input.game_id != null) {
     filter.game_id = listOf('game_id', input.game_id).map((v) => {
-      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1 || v > 2_147_483_647) throw badSignals('game_id must be a positive integer or a list of them');
+      if (!isIntegerFrom(v, 1)) throw badSignals('game_id must be a positive integer or a list of them');
       return v;
     });
   }

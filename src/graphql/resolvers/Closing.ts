@@ -172,7 +172,9 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
     const closes = new Map<string, Array<{ row: ClosingRow; line: ClosingLine }>>();
     set.rows.forEach((row, i) => {
       const k = outcomeKey(row.gameId, row.bookId, row.marketType, row.period, row.side, row.playerId);
-      closes.set(k, [...(closes.get(k) ?? []), { row, line: set.lines[i]! }]);
+      const of = closes.get(k);
+      if (of) of.push({ row, line: set.lines[i]! });
+      else closes.set(k, [{ row, line: set.lines[i]! }]);
     });
     const views = new Map<string, MarketView>();
     const out: BetClv[] = [];

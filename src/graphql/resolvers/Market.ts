@@ -77,7 +77,9 @@ async function pricedSides(quotes: readonly QuoteRow[], ctx: GraphQLContext): Pr
   const sides = new Map<string, QuoteRow[]>();
   for (const q of quotes) {
     if (!q.isAvailable || !isRealBook(books, q.bookId)) continue;
-    sides.set(q.side, [...(sides.get(q.side) ?? []), q]);
+    const side = sides.get(q.side);
+    if (side) side.push(q);
+    else sides.set(q.side, [q]);
   }
   return new Map([...sides].sort(([a], [b]) => SIDE_ORDER.indexOf(a) - SIDE_ORDER.indexOf(b)));
 }
