@@ -39,12 +39,24 @@ function withUsedFragments(operation: DocumentNode, fragments: ReadonlyMap<strin
   return { ...operation, definitions: [...operation.definitions, ...[...used].map((n) => fragments.get(n)!)] };
 }
 
+/** The operations already loaded, per schema and folder: REST, the transports and the contracts share one load. */
+const loaded = new WeakMap<GraphQLSchema, Map<string, ReadonlyMap<string, DocumentNode>>>();
+
 /**
  * Every named operation of src/graphql/operations/*.graphql (one per file, named like the file), with
- * the fragments of fragments.graphql it uses, validated against `schema`.
+ * the fragments of fragments.graphql it uses, validated against `schema`; read once per schema and
+ * folder (the documents are shared: nothing may change them).
  * @throws Error naming the file for a parse or validation error (the app does not start).
  */
-export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): Map<string, DocumentNode> {
+export function loadOperations(schema: GraphQLSchema, dir = OPERATIONS_DIR): ReadonlyMap<string, DocumentNode> {
+  let ofSchema = loaded.get(schema);
+  if (!ofSchema) loaded.set(schema, (ofSchema = new Map()));
+  let operations = ofSchema.get(dir);
+  if (!operations) ofSchema.set(dir, (operations = readOperations(schema, dir)));
+  return operations;
+}
+
+function readOperations(schema: GraphQLSchema, dir: string): Map<string, DocumentNode> {
   // Without locations: kept for the life of the process, a document with them also holds every token
   // of its text (about 1 MB for all of them); validation messages here name the file instead.
   const fragmentsDoc = parse(readFileSync(path.join(dir, 'fragments.graphql'), 'utf8'), { noLocation: true });

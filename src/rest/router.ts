@@ -155,7 +155,7 @@ export interface RestHandler {
  */
 export function createRestHandler(deps: RestDeps): RestHandler {
   const prefix = deps.prefix ?? '/api/v1/nba/odds';
-  const operations: Map<string, DocumentNode> = loadOperations(deps.schema);
+  const operations: ReadonlyMap<string, DocumentNode> = loadOperations(deps.schema);
   // Event streams have their own transport (src/transports/sse.ts).
   const compiled: CompiledRoute[] = (deps.routes ?? ROUTES).filter((route) => !route.eventStream).map((route) => {
     const document = operations.get(route.operation);
