@@ -25,7 +25,7 @@ import { valueMetrics, type ValueMetrics } from './ev';
 import { adjustProbabilityForPoint, type League } from './key-numbers';
 import { hasLine, isPropMarket, SIDES_BY_MARKET, type MarketType, type StoredMarketType } from './market-types';
 import { findMiddle, type Middle } from './middles';
-import { notBettableReason } from './bettable';
+import { gameTiming, notBettableReason } from './bettable';
 import { isBookFrozen, staleReason } from './stale';
 import { DEFAULT_LIVE_FILTER, DEFAULT_REFERENCE, type ListingSort, type LiveFilter, type NotBettableReason, type ReferenceChoice, type StaleReason } from './vocabulary';
 
@@ -43,6 +43,17 @@ export interface ListingGame {
   live?: boolean;
   /** The game has started (its pregame prices can no longer be bet). Default: `live`. */
   started?: boolean;
+}
+
+/**
+ * A stored game as the listing needs it: its league by name, and whether it has started and is being
+ * played (`timing`: gameTiming's reading, of now unless the caller reads another instant).
+ */
+export function listingGame(
+  game: { id: number; leagueName: string; homeTeamId: number; awayTeamId: number; status: string; startTime: Date },
+  timing = gameTiming(game),
+): ListingGame {
+  return { id: game.id, league: game.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA', homeTeamId: game.homeTeamId, awayTeamId: game.awayTeamId, live: timing.inPlay, started: timing.started };
 }
 
 export interface ListingBook {

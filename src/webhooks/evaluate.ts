@@ -1,4 +1,4 @@
-import { americanCents, DEFAULT_DEVIG_METHOD, gameTiming, isPropMarket, MARKET_TYPES, MIDDLE_MARKET_TYPES, PERCENT_DIGITS, PROBABILITY_DIGITS, propTypeOf, roundTo, type DevigMethod, type ListingMarketType } from '../domain';
+import { americanCents, DEFAULT_DEVIG_METHOD, isPropMarket, MARKET_TYPES, MIDDLE_MARKET_TYPES, PERCENT_DIGITS, PROBABILITY_DIGITS, propTypeOf, roundTo, type DevigMethod, type ListingMarketType } from '../domain';
 import type { PrismaClient } from '../db/client';
 import { findListingRows } from '../db/listing-repository';
 import {
@@ -16,7 +16,7 @@ import {
   type NewDelivery,
   type WebhookRow,
 } from '../db/webhook-repository';
-import { buildListing, marketViews, type ListingBook, type ListingEntry, type ListingQuote } from '../domain';
+import { buildListing, listingGame, marketViews, type ListingBook, type ListingEntry, type ListingQuote } from '../domain';
 import { newMessageId, type WebhookPredicateModel } from '../graphql/webhooks';
 
 // From committed changes to stored deliveries (docs/webhooks.md). Driven by the change log
@@ -139,14 +139,7 @@ async function listingEntries(prisma: PrismaClient, entries: readonly ChangeEntr
     out.push(
       ...buildListing({
         marketType,
-        games: rows.games.map((g) => ({
-          id: g.id,
-          league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
-          homeTeamId: g.homeTeamId,
-          awayTeamId: g.awayTeamId,
-          live: gameTiming(g).inPlay,
-          started: gameTiming(g).started,
-        })),
+        games: rows.games.map((g) => listingGame(g)),
         quotes: rows.quotes,
         books,
         devigMethod: devig,
@@ -246,14 +239,7 @@ async function middleCandidates(prisma: PrismaClient, entries: readonly ChangeEn
     if (!gameIds.length) continue;
     const rows = await findListingRows(prisma, { gameIds, marketType, period: 'full_game' });
     const books = new Map<number, ListingBook>(rows.books.map((b) => [b.id, b]));
-    const games = rows.games.map((g) => ({
-      id: g.id,
-      league: g.leagueName.toLowerCase() === 'wnba' ? ('WNBA' as const) : ('NBA' as const),
-      homeTeamId: g.homeTeamId,
-      awayTeamId: g.awayTeamId,
-      live: gameTiming(g).inPlay,
-      started: gameTiming(g).started,
-    }));
+    const games = rows.games.map((g) => listingGame(g));
     for (const view of marketViews({ marketType, games, quotes: rows.quotes, books, devigMethod: DEFAULT_DEVIG_METHOD })) {
       for (const m of view.middles(at)) {
         const leg = (q: ListingQuote, stake: number) => ({ book_id: q.bookId, side: q.side, point: q.point, american: q.american, decimal: q.decimal, stake: roundTo(stake, PROBABILITY_DIGITS), seen_at: q.seenAt.toISOString() });

@@ -17,7 +17,7 @@ import { findListingRows } from '../../db/listing-repository';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { checkSomeOf, dayOrToday, invalidParameter, list, parsePage } from '../arguments';
 import type { GraphQLContext } from '../context';
-import { buildListing, type ListingBook } from '../../domain';
+import { buildListing, listingGame, type ListingBook } from '../../domain';
 import { checkAsOf } from '../point-in-time';
 import { listingRowsBytes } from '../listing-memo';
 import { chooseShown } from '../quotes';
@@ -131,14 +131,7 @@ async function runListing(ctx: GraphQLContext, run: ListingRun) {
   const listing = buildListing({
     page: run.page,
     marketType,
-    games: rows.games.map((g) => ({
-      id: g.id,
-      league: g.leagueName.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA',
-      homeTeamId: g.homeTeamId,
-      awayTeamId: g.awayTeamId,
-      live: timing(g).inPlay,
-      started: timing(g).started,
-    })),
+    games: rows.games.map((g) => listingGame(g, timing(g))),
     quotes,
     books,
     devigMethod,

@@ -1,6 +1,6 @@
 import { DEFAULT_DEVIG_METHOD, DEFAULT_LIVE_FILTER, formatAmerican, gameTiming, MIDDLE_MARKET_TYPES, PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from '../../domain';
 import type { ListingBook, ListingQuote, MiddleEntry } from '../../domain';
-import { marketViews } from '../../domain';
+import { listingGame, marketViews } from '../../domain';
 import { findListingRows } from '../../db/listing-repository';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { dayOrToday, list } from '../arguments';
@@ -30,10 +30,7 @@ export const MiddlesQuery: Pick<QueryResolvers, 'middles'> = {
       names = new Map(rows.books.map((b) => [b.id, b.name]));
       // As the listings read them (src/graphql/resolvers/Listing.ts): at an instant, the prices shown then.
       const quotes = asOf ? rows.games.flatMap((g) => chooseShown(rows.quotes.filter((q) => q.gameId === g.id), asOf >= g.startTime)) : rows.quotes;
-      const games = rows.games.map((g) => {
-        const timing = gameTiming(g, asOf ? { at: asOf, hasLivePrice: quotes.some((q) => q.gameId === g.id && q.isLive) } : undefined);
-        return { id: g.id, league: g.leagueName.toLowerCase() === 'wnba' ? ('WNBA' as const) : ('NBA' as const), homeTeamId: g.homeTeamId, awayTeamId: g.awayTeamId, live: timing.inPlay, started: timing.started };
-      });
+      const games = rows.games.map((g) => listingGame(g, gameTiming(g, asOf ? { at: asOf, hasLivePrice: quotes.some((q) => q.gameId === g.id && q.isLive) } : undefined)));
       for (const view of marketViews({ marketType, games, quotes, books, devigMethod: DEFAULT_DEVIG_METHOD })) {
         for (const m of view.middles(now)) {
           if ((live === 'pregame' && m.isLive) || (live === 'live' && !m.isLive)) continue;
