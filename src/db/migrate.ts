@@ -15,7 +15,7 @@ export async function applyMigrations(
   dir = MIGRATIONS_DIR,
   onRepair: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<string[]> {
-  for (const message of await repairInterruptedMigrations(adapterFactory, readMigrations(dir)[0])) onRepair(message);
+  for (const message of await repairInterruptedMigrations(adapterFactory, readMigrations(dir))) onRepair(message);
   const connections = trackConnections(adapterFactory);
   const engine = await openSchemaEngine(readSchema(), connections.factory);
   try {
@@ -47,12 +47,14 @@ async function finish(tx: Transaction, how: 'COMMIT' | 'ROLLBACK'): Promise<void
  * - the first migration, when nothing else was ever applied: what it creates is dropped and its row
  *   forgotten (a store an older version, whose scripts were not atomic, was killed while creating);
  * - any other: its script ran in one transaction (atomicScripts; PGlite runs a script as one
- *   statement string, which PostgreSQL runs as one transaction), so nothing of it stayed: it is
- *   marked rolled back, as `prisma migrate resolve --rolled-back` would.
- * Either way the migration is then applied again.
+ *   statement string, which PostgreSQL runs as one transaction), so it is all there or not at all. Not
+ *   there (its script still applies: `applies`), it is marked rolled back, as `prisma migrate resolve
+ *   --rolled-back` would, and applied again; there (the kill came between the script's commit and
+ *   Prisma's record of it), it is recorded as finished.
  * @returns a message per repaired migration (none when there was nothing to repair).
  */
-async function repairInterruptedMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory, first: MigrationFolder | undefined): Promise<string[]> {
+async function repairInterruptedMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory, migrations: readonly MigrationFolder[]): Promise<string[]> {
+  const first = migrations[0];
   if (!first) return [];
   const adapter = await adapterFactory.connect();
   try {
@@ -73,6 +75,13 @@ async function repairInterruptedMigrations(adapterFactory: SqlMigrationAwareDriv
         messages.push(`migration ${first.name} was interrupted before it finished (process killed?): its partial tables were dropped and it is applied again`);
       } else {
         for (const [id, name] of unfinished) {
+          const sql = migrations.find((m) => m.name === name)?.sql;
+          if (sql !== undefined && !(await applies(tx, sql))) {
+            // The kill came after the script's commit, before Prisma recorded it: it is done.
+            await execute(tx, `UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = 1 WHERE id = ${literal(String(id))}`);
+            messages.push(`migration ${String(name)} was interrupted after its script was applied (process killed?): it is recorded as finished`);
+            continue;
+          }
           await execute(tx, `UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = ${literal(String(id))}`);
           messages.push(`migration ${String(name)} was interrupted before it finished (process killed?): it was rolled back as a whole and is applied again`);
         }
@@ -89,6 +98,26 @@ async function repairInterruptedMigrations(adapterFactory: SqlMigrationAwareDriv
 }
 
 const execute = (db: SqlQueryable, sql: string) => db.executeRaw({ sql, args: [], argTypes: [] });
+
+/** A migration's statements, split on `;` as the pg adapter splits a script (prisma/migrations hold no `;` inside a statement). */
+const statementsOf = (script: string) => script.split(';').map((s) => s.trim()).filter(Boolean);
+
+/**
+ * Whether `script` applies to the database as it is, tried inside `tx` and undone (a savepoint): a
+ * killed migration's script ran in one transaction, so it is either all there (it no longer applies:
+ * its tables, columns or indexes exist) or not there at all.
+ */
+async function applies(tx: Transaction, script: string): Promise<boolean> {
+  await execute(tx, 'SAVEPOINT probe');
+  try {
+    for (const statement of statementsOf(script)) await execute(tx, statement);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await execute(tx, 'ROLLBACK TO SAVEPOINT probe');
+  }
+}
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
@@ -103,7 +132,7 @@ function atomicScripts<T extends SqlDriverAdapter>(adapter: T): T {
   adapter.executeScript = async (script: string) => {
     const tx = await adapter.startTransaction();
     try {
-      for (const statement of script.split(';').map((s) => s.trim()).filter(Boolean)) await execute(tx, statement);
+      for (const statement of statementsOf(script)) await execute(tx, statement);
       await finish(tx, 'COMMIT');
     } catch (error) {
       await finish(tx, 'ROLLBACK').catch(() => {});

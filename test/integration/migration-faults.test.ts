@@ -80,6 +80,21 @@ test('when a later migration was interrupted (embedded store), then the next run
   }
 }, 120_000);
 
+test('when a later migration was killed after its script committed (embedded store), then the next run records it as finished', async () => {
+  const pglite = await PGlite.create();
+  try {
+    await applyMigrations(new PrismaPGlite(pglite));
+    // Killed between the script's commit and Prisma's record of it.
+    await pglite.exec(`UPDATE "_prisma_migrations" SET finished_at = NULL, applied_steps_count = 0 WHERE migration_name = '${last.name}'`);
+    const messages: string[] = [];
+    expect(await applyMigrations(new PrismaPGlite(pglite), undefined, (m) => messages.push(m))).toEqual([]);
+    expect(messages).toEqual([expect.stringMatching(new RegExp(`${last.name} was interrupted after its script was applied.*recorded as finished`))]);
+    expect((await pglite.query(SHAPE)).rows[0]).toMatchObject({ finished: readMigrations().length });
+  } finally {
+    await pglite.close();
+  }
+}, 120_000);
+
 describeWithPostgres('on PostgreSQL', () => {
   async function withScratchDatabase(use: (url: string, admin: Client) => Promise<void>): Promise<void> {
     const name = `odds_fault_${randomBytes(6).toString('hex')}`;
@@ -147,6 +162,18 @@ describeWithPostgres('on PostgreSQL', () => {
       const run = migrate(url);
       expect(run.status).toBe(0);
       expect(run.stderr).toMatch(/rolled back as a whole and is applied again/);
+      expect(await shapeOf(url)).toEqual(complete);
+    });
+    // Killed between the script's commit and Prisma's record of it.
+    await withScratchDatabase(async (url) => {
+      expect(migrate(url).status).toBe(0);
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      await client.query(`UPDATE "_prisma_migrations" SET finished_at = NULL, applied_steps_count = 0 WHERE migration_name = '${last.name}'`);
+      await client.end();
+      const run = migrate(url);
+      expect(run.status).toBe(0);
+      expect(run.stderr).toMatch(/interrupted after its script was applied.*recorded as finished/);
       expect(await shapeOf(url)).toEqual(complete);
     });
   }, 120_000);
