@@ -31,6 +31,26 @@ export function rawQueryOf(prisma: PrismaClient): RawQuery | undefined {
   return rawPaths.get(prisma);
 }
 
+/** Names given to raw statements so far (see preparedName). */
+const preparedNames = new Map<string, string>();
+/** More statement texts than the capture and signal builders make (a few dozen shapes): the rest run unnamed. */
+const MAX_PREPARED = 256;
+
+/**
+ * The name under which a raw statement is prepared on each connection, or undefined (sent unnamed,
+ * parsed and planned again). The capture statement is one of a few dozen texts (which parts a
+ * capture needs), with its rows in parameters; preparing them once per connection saves parsing
+ * and planning a ~6 kB statement on every capture, about a quarter of its time on the database.
+ */
+function preparedName(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+    name = `raw_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
 /** dataDir value for a throwaway in-memory PGlite store (tests, benchmarks). */
 export const MEMORY = 'memory://';
 
@@ -104,11 +124,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     // Two connections at most, opened on first use: only the ingesting process sends such statements.
     // Capture statements go one at a time (feed-store.ts queues them); the second connection lets the
     // signals of one capture be written while the next capture's statement runs (src/ingest/ingest.ts).
-    const pool = new Pool({ connectionString: options.databaseUrl, max: 2 });
+    // Generic plans: the statements are prepared (below) and every plan of theirs is the same, so
+    // planning each execution again (custom plans) is pure cost.
+    const pool = new Pool({ connectionString: options.databaseUrl, max: 2, options: '-c plan_cache_mode=force_generic_plan' });
     // A connection lost while idle (a database restart) is dropped by the pool, which opens another
     // for the next statement; unhandled, its 'error' event would end the process.
     pool.on('error', () => {});
-    raw = async (text, params) => (await pool.query(text, params as unknown[])).rows;
+    raw = async (text, params) => (await pool.query({ name: preparedName(text), text, values: params as unknown[] })).rows;
     closeStore = () => pool.end();
     kind = 'postgres';
     location = redactUrl(options.databaseUrl);
