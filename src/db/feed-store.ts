@@ -1,6 +1,7 @@
 import { rawQueryOf, type PrismaClient } from './client';
 import { diffDocument, type Capture, type CaptureAdditions } from './feed-diff';
 import type { NormalizedDocument } from './feed-rows';
+import { forgetSignals } from './signal-store';
 import { forgetOldGames, loadState, LOST_GAME_DISPLAY, LOST_GAME_STATUS, states } from './feed-state';
 
 // Writing captures in order, one transaction each: the statement is built by feed-diff.ts (against
@@ -101,6 +102,8 @@ async function writeAgain(prisma: PrismaClient, doc: NormalizedDocument, seenAt:
     try {
       let state = states.get(prisma);
       if (!state) {
+        // Whatever memory missed (another writer, commits a crash of PostgreSQL lost) the signals' memory missed too.
+        forgetSignals(prisma);
         state = await loadState(prisma);
         states.set(prisma, state);
       }

@@ -247,15 +247,27 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
 }
 
 /**
+ * Drops what this process remembers of stored signals: every game is read again from the database
+ * when it next moves. Called when the ingest reloads its memory (another writer, or commits lost).
+ */
+export function forgetSignals(prisma: PrismaClient): void {
+  recorders.delete(prisma);
+}
+
+/**
  * Stores `rows` in one statement: a steam or RLM key already stored is left as it is (an event
  * keeps its first figures); a leader's data is replaced when it differs. Resolves the rows inserted
  * or changed.
  */
 async function writeSignals(prisma: PrismaClient, rows: readonly SignalRow[], at: Date): Promise<StoredSignal[]> {
   const json = JSON.stringify(rows.map((r) => ({ ...r, at: r.at.toISOString(), detectedAt: at.toISOString() })));
-  const text = `INSERT INTO "LineSignal" ("key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt")
+  // Asynchronous commit, as the capture statements (docs/ingest.md): a commit waiting for the disk
+  // here held back the next capture's publication by a WAL flush. What a crash of PostgreSQL could
+  // lose is recomputed: the ingest reloads its memory then, the signals' included (forgetSignals).
+  const text = `WITH c AS (SELECT set_config('synchronous_commit', 'off', true))
+    INSERT INTO "LineSignal" ("key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt")
     SELECT "key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt"
-    FROM jsonb_to_recordset($1::jsonb) AS t("key" text, "kind" text, "gameId" int, "marketType" text, "period" text, "side" text, "at" timestamp(3), "data" jsonb, "detectedAt" timestamp(3))
+    FROM c, jsonb_to_recordset($1::jsonb) AS t("key" text, "kind" text, "gameId" int, "marketType" text, "period" text, "side" text, "at" timestamp(3), "data" jsonb, "detectedAt" timestamp(3))
     ON CONFLICT ("key") DO UPDATE SET "data" = EXCLUDED."data"
       WHERE "LineSignal"."kind" = 'market_leader' AND "LineSignal"."data" IS DISTINCT FROM EXCLUDED."data"
     RETURNING "key", "kind", "gameId", "marketType"`;
