@@ -29,11 +29,20 @@ export interface IngestOptions {
 type Prepared = { source: SourceDocument; seenAt: Date; doc: NormalizedDocument } | { source: SourceDocument; rejected: FeedDocumentError };
 
 /**
+ * How many captures may be compared with memory and queued behind the one whose statement runs.
+ * With one, the next statement was ready only after the previous capture's publication and signals
+ * (main-thread work) were done, so the database waited for them; with a few queued, statements go out
+ * back to back while that work runs beside them. Memory holds the queued documents (a few hundred kB each).
+ */
+const QUEUED_CAPTURES = 3;
+
+/**
  * Ingests a stream of documents in order: each one normalised, then written in its own transaction;
  * a rejected document writes nothing and the stream goes on. After each commit, what changed is
- * published on the bus. While a document's statement runs on the database, the next document is
- * read, normalised and compared with memory (CPU work that needs nothing from the database), so its
- * statement goes out as soon as the first one commits; statements stay one at a time, in order.
+ * published on the bus. While a document's statement runs on the database, the next documents are
+ * read, normalised and compared with memory (CPU work that needs nothing from the database), up to
+ * QUEUED_CAPTURES of them, so each statement goes out as soon as the one before commits; statements
+ * stay one at a time, in order, and captures are counted and published in order.
  */
 export async function ingestDocuments(documents: AsyncIterable<SourceDocument> | Iterable<SourceDocument>, options: IngestOptions): Promise<IngestSummary> {
   const summary: IngestSummary = { documents: 0, games: 0, quotesChanged: 0, historyRows: 0, rejected: 0 };
@@ -44,6 +53,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     const next = await iterator.next();
     if (next.done) return null;
     const source = next.value;
+    await yieldToIo();
     try {
       if (source.error) throw new FeedDocumentError(source.name, '', source.error);
       const seenAt = source.fetchedAt ?? now();
@@ -53,12 +63,29 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
       return { source, rejected: error };
     }
   };
-  /** The capture whose statement is running: counted and published once it has committed. */
-  let writing: { name: string; seenAt: Date; doc: NormalizedDocument; done: Promise<ChangeSet> } | null = null;
-  const finishWriting = async (): Promise<void> => {
-    if (!writing) return;
-    const { name, seenAt, doc, done } = writing;
-    writing = null;
+  /** The next document, read while the loop waits for earlier captures: its failure is handled when it is taken. */
+  const readAhead = (): Promise<Prepared | null> => {
+    const next = prepare();
+    next.catch(() => {});
+    return next;
+  };
+  /**
+   * Documents in stream order whose statements are queued or running (`done`), and rejected ones
+   * behind them: each is counted (and, committed, published) once those before it are.
+   */
+  const pending: Array<{ name: string; seenAt: Date; doc: NormalizedDocument; done: Promise<ChangeSet> } | { name: string; rejected: FeedDocumentError }> = [];
+  const finishOldest = async (): Promise<void> => {
+    const item = pending.shift();
+    if (!item) return;
+    if ('rejected' in item) {
+      summary.documents++;
+      summary.rejected++;
+      options.onRejected?.(item.name, item.rejected.message);
+      summary.games = games.size;
+      options.onDocument?.(summary, item.name);
+      return;
+    }
+    const { name, seenAt, doc, done } = item;
     const changes = await done;
     // The previous capture's signals first: the bus keeps the captures' order (odds, then its signals).
     await signals;
@@ -72,7 +99,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     }
     // Line-movement signals of the games whose prices moved, brought up to date with what this
     // capture added (docs/signals.md), once its prices are committed and published. Written while
-    // the next capture's statement runs (not holding back the prices): one capture's at a time, in
+    // the next captures' statements run (not holding back the prices): one capture's at a time, in
     // order, awaited before the next capture is published, a failure surfacing then or at the end.
     if (changes.markets.length) {
       const recording = async () => {
@@ -86,46 +113,52 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     summary.games = games.size;
     options.onDocument?.(summary, name);
   };
+  const finishAll = async (): Promise<void> => {
+    while (pending.length) await finishOldest();
+  };
   /** The signals recording of the last capture that moved prices (recordSignals), still running or done. */
   let signals: Promise<unknown> = Promise.resolve();
-  let ahead = prepare();
+  let ahead = readAhead();
   try {
     for (;;) {
       // A file damaged further on stops the run after what was read before it is committed.
       const item = await ahead.catch(async (error: unknown) => {
-        await finishWriting();
+        await finishAll();
         throw error;
       });
       if (!item) break;
       if ('rejected' in item) {
-        ahead = prepare();
-        await finishWriting();
-        summary.documents++;
-        summary.rejected++;
-        options.onRejected?.(item.source.name, item.rejected.message);
-        summary.games = games.size;
-        options.onDocument?.(summary, item.source.name);
+        ahead = readAhead();
+        pending.push({ name: item.source.name, rejected: item.rejected });
       } else {
         const { source, seenAt, doc } = item;
         const started = await startDocument(options.db.prisma, doc, seenAt);
-        ahead = prepare();
-        await finishWriting();
-        writing = { name: source.name, seenAt, doc, done: started.done };
+        ahead = readAhead();
+        pending.push({ name: source.name, seenAt, doc, done: started.done });
       }
+      await yieldToIo();
+      // Captures beyond the queue's depth wait for the oldest; rejected documents never hold one back.
+      while (pending.filter((p) => 'done' in p).length > QUEUED_CAPTURES || (pending.length && 'rejected' in pending[0]!)) await finishOldest();
     }
-    await finishWriting();
+    await finishAll();
     await signals;
   } catch (error) {
-    // A capture still running is let finish (and, committed, published) before the run stops.
-    await finishWriting().catch(() => {});
+    // Captures still queued or running are let finish (and, committed, published) before the run stops.
+    await finishAll().catch(() => {});
     await signals.catch(() => {});
-    // The document read ahead is dropped with the run: its own failure, if any, is not the news.
-    ahead.catch(() => {});
     await iterator.return?.();
     throw error;
   }
   return summary;
 }
+
+/**
+ * Lets the event loop read the database's answers. Reading, parsing, normalising and comparing a
+ * document resolve at once when the file's bytes are buffered: as one chain of promise callbacks
+ * (~6 ms a capture) they held the loop, a committed statement's answer unread and the next
+ * statement unsent (PostgreSQL's log: ~5 ms idle between two capture statements).
+ */
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function* toAsync<T>(iterator: Iterator<T>): AsyncGenerator<T> {
   for (let next = iterator.next(); !next.done; next = iterator.next()) yield next.value;
