@@ -137,8 +137,9 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
         pending.push({ name: source.name, seenAt, doc, done: started.done });
       }
       await yieldToIo();
-      // Captures beyond the queue's depth wait for the oldest; rejected documents never hold one back.
-      while (pending.filter((p) => 'done' in p).length > QUEUED_CAPTURES || (pending.length && 'rejected' in pending[0]!)) await finishOldest();
+      // In stream order: a rejected document at the front is counted at once; the oldest capture is
+      // waited for once more than QUEUED_CAPTURES are pending.
+      while (pending.length && ('rejected' in pending[0]! || pending.filter((p) => 'done' in p).length > QUEUED_CAPTURES)) await finishOldest();
     }
     await finishAll();
     await signals;

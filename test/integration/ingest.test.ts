@@ -168,6 +168,41 @@ describe('history', () => {
 });
 
 describe('replay of a recorded series', () => {
+  test('when broken lines sit between the captures of a real series, then documents are counted, reported and published in stream order, each capture once and in its order', async () => {
+    const fresh = await openTestDatabase();
+    const bus = createLocalBus();
+    const published: OddsChangeEvent[] = [];
+    bus.subscribe('odds', (e) => published.push(e));
+    try {
+      await seedReferenceData(fresh.prisma);
+      // The first 12 captures of 2026-01-24 with a broken line after the 1st, 2nd, 6th and 7th: several
+      // captures are queued behind the running statement while rejections wait their turn.
+      const captures = readSeries('nba-2026-01-24.jsonl.gz').slice(0, 12);
+      const broken = (n: number) => ({ name: `series:broken${n}`, fetchedAt: null, body: null, error: 'not valid JSON' });
+      const stream = captures.flatMap((c, i) => [doc(c.body, c.fetched_at, `series:${i + 1}`), ...([0, 1, 5, 6].includes(i) ? [broken(i + 1)] : [])]);
+      const order: string[] = [];
+      const summary = await ingestDocuments(stream, {
+        db: fresh,
+        bus,
+        onRejected: (name) => order.push(`rejected ${name}`),
+        onDocument: (s, name) => order.push(`${name} (${s.documents})`),
+      });
+      expect(summary).toMatchObject({ documents: stream.length, rejected: 4 });
+      const expected = stream.flatMap((d, i) => (d.name.startsWith('series:broken') ? [`rejected ${d.name}`, `${d.name} (${i + 1})`] : [`${d.name} (${i + 1})`]));
+      expect(order).toEqual(expected);
+      // One event per capture that changed something, in capture order, each with the next version.
+      expect(published.length).toBeGreaterThan(6);
+      expect(published.map((e) => e.at)).toEqual([...published.map((e) => e.at)].sort());
+      const versions = published.map((e) => e.version ?? 0);
+      expect(versions.every((v) => v > 0)).toBe(true);
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+      expect(new Set(versions).size).toBe(versions.length);
+    } finally {
+      await bus.close();
+      await fresh.close();
+    }
+  }, 60_000);
+
   test('when the playoff series is replayed, then opening and closing lines and final scores match the raw captures, and a second replay changes nothing', async () => {
     const fresh = await openTestDatabase();
     try {
