@@ -144,5 +144,25 @@ describe.each([['nba-2026-01-24.jsonl.gz'], ['nba-2026-04-29-playoffs.jsonl.gz']
         await first.close();
       }
     }, 300_000);
+
+    test('when two ingesting processes take turns every ten captures, then each reloads what the other wrote, signals included, and the stored signals are the same', async () => {
+      const first = await openTestDatabase('postgres');
+      let second: Database | undefined;
+      try {
+        await seedReferenceData(first.prisma);
+        second = await openDatabase({ dataDir: 'memory://', databaseUrl: first.url! });
+        // Each turn finds the ingest counter moved by the other process: its memory, and its signals'
+        // memory with it, is read again from the database before it writes.
+        for (let start = 0, turn = 0; start < docs.length; start += 10, turn++) {
+          await ingestDocuments(docs.slice(start, start + 10), { db: turn % 2 ? second : first });
+        }
+        const stored = await storedSignals(first);
+        expect([...stored.keys()].sort()).toEqual([...reference.keys()].sort());
+        for (const [key, data] of reference) expect([key, stored.get(key)]).toEqual([key, data]);
+      } finally {
+        await second?.close();
+        await first.close();
+      }
+    }, 300_000);
   });
 });
