@@ -101,6 +101,12 @@ describe.each([['nba-2026-01-24.jsonl.gz'], ['nba-2026-04-29-playoffs.jsonl.gz']
   }, 600_000);
   afterAll(() => db?.close());
 
+  /** `stored` holds exactly the reference's keys, each with the reference's figures. */
+  const expectReference = (stored: Stored) => {
+    expect([...stored.keys()].sort()).toEqual([...reference.keys()].sort());
+    for (const [key, data] of reference) expect([key, stored.get(key)]).toEqual([key, data]);
+  };
+
   test('when the captures are ingested one at a time, then the stored signals are exactly those of the full recomputation after each capture', async () => {
     expect(readSeries(SERIES).length).toBe(docs.length);
     const stored = await storedSignals(db);
@@ -117,9 +123,7 @@ describe.each([['nba-2026-01-24.jsonl.gz'], ['nba-2026-04-29-playoffs.jsonl.gz']
     try {
       await seedReferenceData(fresh.prisma);
       await ingestDocuments(docs, { db: fresh });
-      const stored = await storedSignals(fresh);
-      expect([...stored.keys()].sort()).toEqual([...reference.keys()].sort());
-      for (const [key, data] of reference) expect([key, stored.get(key)]).toEqual([key, data]);
+      expectReference(await storedSignals(fresh));
     } finally {
       await fresh.close();
     }
@@ -136,9 +140,7 @@ describe.each([['nba-2026-01-24.jsonl.gz'], ['nba-2026-04-29-playoffs.jsonl.gz']
         // Another client of the same database: another process, with nothing in memory.
         second = await openDatabase({ dataDir: 'memory://', databaseUrl: first.url! });
         await ingestDocuments(docs.slice(half), { db: second });
-        const stored = await storedSignals(second);
-        expect([...stored.keys()].sort()).toEqual([...reference.keys()].sort());
-        for (const [key, data] of reference) expect([key, stored.get(key)]).toEqual([key, data]);
+        expectReference(await storedSignals(second));
       } finally {
         await second?.close();
         await first.close();
@@ -156,9 +158,7 @@ describe.each([['nba-2026-01-24.jsonl.gz'], ['nba-2026-04-29-playoffs.jsonl.gz']
         for (let start = 0, turn = 0; start < docs.length; start += 10, turn++) {
           await ingestDocuments(docs.slice(start, start + 10), { db: turn % 2 ? second : first });
         }
-        const stored = await storedSignals(first);
-        expect([...stored.keys()].sort()).toEqual([...reference.keys()].sort());
-        for (const [key, data] of reference) expect([key, stored.get(key)]).toEqual([key, data]);
+        expectReference(await storedSignals(first));
       } finally {
         await second?.close();
         await first.close();
