@@ -27,3 +27,4 @@ export * from './middles';
 export * from './signals';
 export * from './signal-tracker';
 export * from './signal-labels';
+export { pushTo } from './grouping';

@@ -25,6 +25,7 @@ import { valueMetrics, type ValueMetrics } from './ev';
 import { adjustProbabilityForPoint, type League } from './key-numbers';
 import { hasLine, isPropMarket, SIDES_BY_MARKET, type MarketType, type StoredMarketType } from './market-types';
 import { findMiddle, type Middle } from './middles';
+import { pushTo } from './grouping';
 import { gameTiming, notBettableReason } from './bettable';
 import { isBookFrozen, staleReason } from './stale';
 import { DEFAULT_LIVE_FILTER, DEFAULT_REFERENCE, type ListingSort, type LiveFilter, type NotBettableReason, type ReferenceChoice, type StaleReason } from './vocabulary';
@@ -232,9 +233,7 @@ export class MarketView {
       (q.side === first ? sides.first : sides.second).push(q);
       byBook.set(q.bookId, sides);
       const key = `${q.side}|${this.lineOf(q)}`;
-      const atLine = this.bySideLine.get(key);
-      if (atLine) atLine.push(q);
-      else this.bySideLine.set(key, [q]);
+      pushTo(this.bySideLine, key, q);
       this.lastMove.set(q.bookId, Math.max(this.lastMove.get(q.bookId) ?? -Infinity, q.changedAt.getTime()));
     }
     for (const list of this.bySideLine.values()) list.sort((a, b) => b.decimal - a.decimal || a.bookId - b.bookId);

@@ -27,6 +27,7 @@ import {
   type SignalThresholds,
   type SteamEvent,
 } from './signals';
+import { pushTo } from './grouping';
 
 /** What one `add` found. */
 export interface TrackedSignals {
@@ -89,8 +90,8 @@ export class GameSignalTracker {
     moves.sort(byTimeThenBook);
     for (const m of moves) {
       if (!countsForSteam(m, t)) continue;
-      push(this.steamGroups, steamGroupKey(m), m);
-      push(this.rlmGroups, steamGroupKey(m), m);
+      pushTo(this.steamGroups, steamGroupKey(m), m);
+      pushTo(this.rlmGroups, steamGroupKey(m), m);
     }
 
     const steam: SteamEvent[] = [];
@@ -124,12 +125,6 @@ export class GameSignalTracker {
     }
     return { steam, rlmWindows: [...this.settledRlmWindows, ...open], leaders };
   }
-}
-
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 /** Drops a group's settled moves: no later scan starts before them. */

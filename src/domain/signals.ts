@@ -8,6 +8,7 @@
  */
 
 import { americanToCents, lineMovement } from './line-movement';
+import { pushTo } from './grouping';
 
 /** Which outcome a price is of: one book's side of a market of a game, pregame or live. */
 export interface OutcomeKey {
@@ -86,9 +87,7 @@ export function priceMoves(prices: readonly HistoryPrice[]): PriceMove[] {
   for (const p of prices) {
     if (SIGNAL_SIDE[p.marketType] !== p.side) continue;
     const key = outcomeKey(p);
-    const list = byOutcome.get(key);
-    if (list) list.push(p);
-    else byOutcome.set(key, [p]);
+    pushTo(byOutcome, key, p);
   }
   const moves: PriceMove[] = [];
   for (const list of byOutcome.values()) {
@@ -153,9 +152,7 @@ export function findSteam(moves: readonly PriceMove[], t: SignalThresholds = DEF
   for (const m of moves) {
     if (!countsForSteam(m, t)) continue;
     const key = steamGroupKey(m);
-    const list = groups.get(key);
-    if (list) list.push(m);
-    else groups.set(key, [m]);
+    pushTo(groups, key, m);
   }
   const events: SteamEvent[] = [];
   for (const list of groups.values()) events.push(...scanWindows(list, t.steamBooks, t.steamWindowMinutes).events);
@@ -301,9 +298,7 @@ export function findLeaders(prices: readonly HistoryPrice[], t: Pick<SignalThres
   const byMarket = new Map<string, HistoryPrice[]>();
   for (const p of prices) {
     if (!countsForLeaders(p, t)) continue;
-    const list = byMarket.get(marketKey(p));
-    if (list) list.push(p);
-    else byMarket.set(marketKey(p), [p]);
+    pushTo(byMarket, marketKey(p), p);
   }
   const events: LeaderEvent[] = [];
   for (const list of byMarket.values()) {

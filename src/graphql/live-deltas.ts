@@ -2,7 +2,7 @@ import type { PrismaClient } from '../db/client';
 import { gameStates, quotesOfMarkets, readConsistently, type GameState } from '../db/live-repository';
 import { propQuotesByGameIds, quotesByGameIds, type QuoteRow } from '../db/odds-repository';
 import { marketInScope, scopeWantsProps, type LiveScope, type LiveTick } from '../events/live-feed';
-import { isOneOf, isPropMarket, LIVE_STATUSES, MARKET_TYPES, ODDS_DECIMAL_DIGITS, propTypeOf, roundTo } from '../domain';
+import { isOneOf, isPropMarket, LIVE_STATUSES, MARKET_TYPES, ODDS_DECIMAL_DIGITS, propTypeOf, pushTo, roundTo } from '../domain';
 import { displayedQuotes } from './quotes';
 
 // The one delta engine (docs/live-protocol.md): what a change tick of the live feed changed inside a
@@ -152,9 +152,7 @@ export function changeInScope(tick: LiveTick, changes: TickChanges, scope: LiveS
   const byGame = new Map<number, QuoteRow[]>();
   for (const q of changes.quotes) {
     if (!changed.has(`${q.gameId}|${q.marketType}|${q.bookId}`)) continue;
-    const rows = byGame.get(q.gameId);
-    if (rows) rows.push(q);
-    else byGame.set(q.gameId, [q]);
+    pushTo(byGame, q.gameId, q);
   }
   const since = tick.seenAt?.getTime() ?? null;
   const quotes: LiveQuoteChange[] = [];

@@ -13,6 +13,7 @@ import {
   isPropMarket,
   marketTypeDefinition,
   propTypeOf,
+  pushTo,
   storedMarketTypesOf,
   pointsOfPeriod,
   type DevigMethod,
@@ -172,9 +173,7 @@ export const ClosingQuery: Pick<QueryResolvers, 'closingLines' | 'betClv' | 'gra
     const closes = new Map<string, Array<{ row: ClosingRow; line: ClosingLine }>>();
     set.rows.forEach((row, i) => {
       const k = outcomeKey(row.gameId, row.bookId, row.marketType, row.period, row.side, row.playerId);
-      const of = closes.get(k);
-      if (of) of.push({ row, line: set.lines[i]! });
-      else closes.set(k, [{ row, line: set.lines[i]! }]);
+      pushTo(closes, k, { row, line: set.lines[i]! });
     });
     const views = new Map<string, MarketView>();
     const out: BetClv[] = [];

@@ -2,7 +2,7 @@ import { requirePlan } from '../../auth/viewer';
 import { newestFeedTime } from '../../db/feed-time';
 import { liveSnapshotRows } from '../../db/live-repository';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
-import { formatAmerican, impliedProbability, inLiveMarketFilter, isOneOf, LIVE_STATUSES, MARKET_TYPES, type LiveMarketType } from '../../domain';
+import { formatAmerican, impliedProbability, inLiveMarketFilter, isOneOf, LIVE_STATUSES, MARKET_TYPES, pushTo, type LiveMarketType } from '../../domain';
 import { invalidParameter } from '../arguments';
 import { liveStream } from '../live-streams';
 import { withLiveScope } from '../live-scope';
@@ -54,9 +54,7 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
   const byGame = (list: typeof rows.quotes) => {
     const out = new Map<number, typeof rows.quotes>();
     for (const q of list) {
-      const of = out.get(q.gameId);
-      if (of) of.push(q);
-      else out.set(q.gameId, [q]);
+      pushTo(out, q.gameId, q);
     }
     return out;
   };

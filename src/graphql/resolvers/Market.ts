@@ -10,6 +10,7 @@ import {
   MARKET_TYPES,
   medianLine,
   notBettableReason,
+  pushTo,
   type MarketTypeDefinition,
   type StoredMarketType,
 } from '../../domain';
@@ -77,9 +78,7 @@ async function pricedSides(quotes: readonly QuoteRow[], ctx: GraphQLContext): Pr
   const sides = new Map<string, QuoteRow[]>();
   for (const q of quotes) {
     if (!q.isAvailable || !isRealBook(books, q.bookId)) continue;
-    const side = sides.get(q.side);
-    if (side) side.push(q);
-    else sides.set(q.side, [q]);
+    pushTo(sides, q.side, q);
   }
   return new Map([...sides].sort(([a], [b]) => SIDE_ORDER.indexOf(a) - SIDE_ORDER.indexOf(b)));
 }
