@@ -37,12 +37,33 @@ export const BETTING_COLUMNS: readonly Column[] = [
   ['ticketsPercent', 'float8'], ['moneyPercent', 'float8'], ['numBets', 'int'], ['updatedAt', 'timestamp(3)'],
 ];
 
+/** Characters a quoted array element must escape. */
+const NEEDS_ESCAPE = /[\\"]/;
+
 /** One value of a PostgreSQL array literal (`{...}`): NULL, a number or boolean, or a quoted string. */
 function arrayElement(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : `"${value}"`;
-  if (typeof value === 'boolean') return value ? 't' : 'f';
-  return `"${String(value).replace(/[\\"]/g, '\\$&')}"`;
+  switch (typeof value) {
+    case 'number':
+      return Number.isFinite(value) ? String(value) : `"${value}"`;
+    case 'boolean':
+      return value ? 't' : 'f';
+    case 'string':
+      // Most values (times, market names) have nothing to escape: testing first skips the replace.
+      return NEEDS_ESCAPE.test(value) ? `"${value.replace(/[\\"]/g, '\\$&')}"` : `"${value}"`;
+    default:
+      return `"${String(value).replace(/[\\"]/g, '\\$&')}"`;
+  }
+}
+
+/** The rows' values of one column as a PostgreSQL array literal, built in one string (a capture sends thousands of values). */
+function arrayLiteral(rows: readonly object[], column: string): string {
+  let text = '{';
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) text += ',';
+    text += arrayElement((rows[i] as Record<string, unknown>)[column]);
+  }
+  return `${text}}`;
 }
 
 /**
@@ -78,10 +99,7 @@ export class CaptureStatement {
    * column, unnested together. Columns must not be JSON (arrays of jsonb would need nested quoting).
    */
   rows(name: string, columns: readonly Column[], rows: readonly object[]): void {
-    const arrays = columns.map(([column, type]) => {
-      const values = rows.map((row) => arrayElement((row as Record<string, unknown>)[column]));
-      return `${this.param(`{${values.join(',')}}`)}::${type}[]`;
-    });
+    const arrays = columns.map(([column, type]) => `${this.param(arrayLiteral(rows, column))}::${type}[]`);
     this.parts.push(`${name} AS (SELECT * FROM unnest(${arrays.join(', ')}) AS t(${columns.map(([column]) => `"${column}"`).join(', ')}))`);
   }
 

@@ -8,7 +8,7 @@ import type { GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow }
 import { resolveIdentities } from './game-identity';
 import { resolvePlayers } from './players';
 import {
-  bettingKey, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteKey, sourceIdsOf, sweepDue, type QuoteState, type State,
+  bettingSlot, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteSlot, sourceIdsOf, sweepDue, type GameState, type QuoteState, type State,
 } from './feed-state';
 
 // One normalised document compared with memory: the statement that writes what it changes.
@@ -170,7 +170,7 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
     const game = current ? mergedGame(current.row, incoming, doc, described, taken) : incoming;
     if (!current) {
       gameRows.push({ ...game, updatedAt: stamp, seenAt: stamp });
-      state.games.set(game.id, { row: game, updatedAt: at, seenAt: at, quoteKeys: new Set() });
+      state.games.set(game.id, { row: game, updatedAt: at, seenAt: at, quotes: new Map(), betting: new Map() });
       changedGames.add(game.id);
     } else if ((current.updatedAt <= at || described.has(game.id) || taken.has(game.id)) && !sameFields(current.row, game)) {
       // A described game's row is the stored one plus upstream ids, true whatever the capture's age.
@@ -207,23 +207,24 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
   const quoteRows: object[] = [];
   const moved: QuoteRow[] = [];
   let historyRows = 0;
-  const incoming = new Set<string>();
+  // Each quote the document carries is stamped with this diff: the game's other quotes are withdrawn below.
+  const diff = ++state.diffs;
   for (const quote of doc.quotes) {
-    const key = quoteKey(quote);
-    incoming.add(key);
-    const current = state.quotes.get(key);
+    const quotes = gameOf(state, quote.gameId).quotes;
+    const slot = quoteSlot(quote);
+    const current = quotes.get(slot);
     if (!current) {
       const fresh: QuoteState = {
-        row: quote, isAvailable: true, seenAt: at, changedAt: at, openPoint: quote.point, openAmerican: quote.american, openedAt: at, source: doc.source,
+        row: quote, isAvailable: true, seenAt: at, changedAt: at, openPoint: quote.point, openAmerican: quote.american, openedAt: at, source: doc.source, carriedBy: diff,
       };
-      state.quotes.set(key, fresh);
-      state.games.get(quote.gameId)!.quoteKeys.add(key);
+      quotes.set(slot, fresh);
       quoteRows.push(quoteRecord(fresh, true));
       moved.push(quote);
       historyRows++;
       markChanged(quote);
       continue;
     }
+    current.carriedBy = diff;
     if (current.seenAt > at || current.changedAt > at) continue; // the stored quote is newer
     // The decimal too: a source quoting decimals can move by less than one American cent.
     const priceMoved = current.row.american !== quote.american || current.row.decimal !== quote.decimal || (current.row.point ?? null) !== quote.point;
@@ -242,9 +243,8 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
   // Only a document that carries prices withdraws, and only its own source's: a book one source
   // quotes is not withdrawn because another source does not carry it.
   for (const gameId of doc.carriesQuotes === false ? [] : gameIds) {
-    for (const key of state.games.get(gameId)!.quoteKeys) {
-      const q = state.quotes.get(key)!;
-      if (!q.isAvailable || incoming.has(key) || q.seenAt > at || (q.source ?? doc.source) !== doc.source) continue;
+    for (const q of state.games.get(gameId)!.quotes.values()) {
+      if (!q.isAvailable || q.carriedBy === diff || q.seenAt > at || (q.source ?? doc.source) !== doc.source) continue;
       const kind = doc.quoteKind ?? 'game';
       if (kind !== 'all' && isPropMarket(q.row.marketType) !== (kind === 'props')) continue; // the other endpoint's quotes
       Object.assign(q, { isAvailable: false, seenAt: at });
@@ -263,15 +263,16 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
 
   const bettingRows: object[] = [];
   for (const row of doc.publicBetting) {
-    const key = bettingKey(row);
-    const current = state.betting.get(key);
+    const betting = gameOf(state, row.gameId).betting;
+    const slot = bettingSlot(row);
+    const current = betting.get(slot);
     // numBets is the game's bet count, repeated on every row: readers take it from the game, so a
     // change of it alone (every capture of a busy game) rewrites no betting row.
     // The key fields are equal by construction: only the two percentages can differ.
     const same = current && current.row.ticketsPercent === row.ticketsPercent && current.row.moneyPercent === row.moneyPercent;
     if (current && (current.updatedAt > at || same)) continue;
     bettingRows.push({ ...row, updatedAt: stamp });
-    state.betting.set(key, { row, updatedAt: at });
+    betting.set(slot, { row, updatedAt: at });
   }
   if (bettingRows.length) {
     sql.rows('b', BETTING_COLUMNS, bettingRows);
@@ -298,13 +299,20 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
   };
 }
 
+/** The game of a document's quote or betting row: one of the document's games, in memory by now. */
+function gameOf(state: State, gameId: number): GameState {
+  const game = state.games.get(gameId);
+  if (!game) throw new Error(`feed diff: a row names game ${gameId}, which its document does not carry`);
+  return game;
+}
+
 function additions(state: State, at: number, changedMarkets: Capture['changedMarkets'], history: QuoteRow[]): CaptureAdditions {
   const gameIds = [...new Set([...changedMarkets.values()].map((m) => m.gameId))];
   const statuses = new Map<number, string>();
   const betting: PublicBettingRow[] = [];
   if (gameIds.length) {
     for (const id of gameIds) statuses.set(id, state.games.get(id)?.row.status ?? '');
-    for (const b of state.betting.values()) if (statuses.has(b.row.gameId)) betting.push(b.row);
+    for (const id of gameIds) for (const b of state.games.get(id)?.betting.values() ?? []) betting.push(b.row);
   }
   return { at: new Date(at), gameIds, history, statuses, betting };
 }
