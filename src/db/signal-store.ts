@@ -77,6 +77,14 @@ const rlmKey = (e: { gameId: number; marketType: string; period: string; started
 /** The side an RLM window's moves went toward (reverseLineMovementOf's reading of the direction). */
 const towardOf = (w: SteamEvent) => (SIDES_BY_MARKET as Record<string, readonly [string, string] | undefined>)[w.marketType]?.[w.direction === 1 ? 0 : 1] ?? '';
 
+const windowKeys = new WeakMap<SteamEvent, string>();
+/** The key an RLM window's event is stored under, memoised: a settled window is checked at every capture of its game. */
+function windowKey(w: SteamEvent): string {
+  let key = windowKeys.get(w);
+  if (key === undefined) windowKeys.set(w, (key = rlmKey(w, towardOf(w))));
+  return key;
+}
+
 const rlmRow = (e: ReverseLineMovementEvent): SignalRow => ({
   key: rlmKey(e, e.towardSide),
   kind: 'reverse_line_movement',
@@ -184,11 +192,14 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
   const byGame = new Map<number, HistoryPrice[]>(ids.map((id) => [id, []]));
   for (const r of seedRows) if (real(r)) byGame.get(r.gameId)!.push(r);
   for (const q of fresh) if (real(q)) byGame.get(q.gameId)!.push({ gameId: q.gameId, bookId: q.bookId, marketType: q.marketType, period: q.period, side: q.side, isLive: q.isLive, point: q.point, american: q.american, seenAt: at });
-  // The shares of each market's side: the lowest-numbered book's that has them (the feed's public figures are per book).
-  const splits: BettingSplit[] = capture.betting
-    .filter((b) => b.period === 'full_game' && b.ticketsPercent !== null)
-    .sort((a, b) => a.bookId - b.bookId)
-    .map((b) => ({ gameId: b.gameId, marketType: b.marketType, side: b.side, ticketsPercent: b.ticketsPercent!, moneyPercent: b.moneyPercent }));
+  // The shares of each market's side: the lowest-numbered book's that has them (the feed's public
+  // figures are per book). Read only when an RLM window needs them.
+  let splits: BettingSplit[] | undefined;
+  const splitsOf = (): BettingSplit[] =>
+    (splits ??= capture.betting
+      .filter((b) => b.period === 'full_game' && b.ticketsPercent !== null)
+      .sort((a, b) => a.bookId - b.bookId)
+      .map((b) => ({ gameId: b.gameId, marketType: b.marketType, side: b.side, ticketsPercent: b.ticketsPercent!, moneyPercent: b.moneyPercent })));
 
   const seeded = new Map<number, GameMemory>();
   for (const id of ids) {
@@ -208,8 +219,8 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
       if (!game.stored.has(row.key)) rows.push(row);
     }
     for (const w of found.rlmWindows) {
-      if (game.stored.has(rlmKey(w, towardOf(w)))) continue;
-      const e = reverseLineMovementOf(w, splits, SIDES_BY_MARKET, thresholds);
+      if (game.stored.has(windowKey(w))) continue;
+      const e = reverseLineMovementOf(w, splitsOf(), SIDES_BY_MARKET, thresholds);
       if (e) rows.push(rlmRow(e));
     }
     // A game read from the database compares every leader with what is stored; else those this capture touched.
@@ -241,7 +252,7 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
   // A settled RLM window whose event is stored needs no further reading.
   for (const id of ids) {
     const game = memory.get(id)!;
-    game.tracker.settledRlmWindows = game.tracker.settledRlmWindows.filter((w) => !game.stored.has(rlmKey(w, towardOf(w))));
+    game.tracker.settledRlmWindows = game.tracker.settledRlmWindows.filter((w) => !game.stored.has(windowKey(w)));
   }
   return stored;
 }

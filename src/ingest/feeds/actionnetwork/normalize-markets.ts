@@ -9,16 +9,24 @@ import { FEED_TEAM_TOTAL_KEY, type FeedGame, type FeedOutcome } from './schema';
 // other keys) are skipped, not rejected.
 
 /** Upstream period keys and the spec's names for them; other keys pass through lower-cased. */
-const PERIODS: Readonly<Record<string, string>> = {
-  event: 'full_game',
-  game: 'full_game',
-  firsthalf: 'first_half',
-  secondhalf: 'second_half',
-  firstquarter: 'first_quarter',
-  secondquarter: 'second_quarter',
-  thirdquarter: 'third_quarter',
-  fourthquarter: 'fourth_quarter',
-};
+const PERIODS: ReadonlyMap<string, string> = new Map([
+  ['event', 'full_game'],
+  ['game', 'full_game'],
+  ['firsthalf', 'first_half'],
+  ['secondhalf', 'second_half'],
+  ['firstquarter', 'first_quarter'],
+  ['secondquarter', 'second_quarter'],
+  ['thirdquarter', 'third_quarter'],
+  ['fourthquarter', 'fourth_quarter'],
+]);
+
+/** The spec's name of an upstream period key (a Map: a key such as `constructor` is no object's property here). */
+function periodOf(periodKey: string): string {
+  const known = PERIODS.get(periodKey);
+  if (known !== undefined) return known;
+  const lower = periodKey.toLowerCase();
+  return PERIODS.get(lower) ?? lower;
+}
 
 /** The opening line's book: its outcomes carry no line_status upstream. */
 const OPENING_LINE_BOOK_ID = 30;
@@ -66,7 +74,7 @@ export interface MarketRows {
 export function normalizeMarkets(documentName: string, game: FeedGame, gamePath: string, out: MarketRows): void {
   for (const [bookKey, periods] of Object.entries(game.markets ?? {})) {
     for (const [periodKey, markets] of Object.entries(periods)) {
-      const period = PERIODS[periodKey.toLowerCase()] ?? periodKey.toLowerCase();
+      const period = periodOf(periodKey);
       for (const [marketKey, outcomes] of Object.entries(markets)) {
         const marketType = isOneOf(MARKET_TYPES, marketKey) ? marketKey : marketKey === FEED_TEAM_TOTAL_KEY ? 'team_total' : null;
         if (marketType === null) continue;
@@ -78,18 +86,26 @@ export function normalizeMarkets(documentName: string, game: FeedGame, gamePath:
 }
 
 function normalizeMarket(ctx: MarketContext, outcomes: readonly FeedOutcome[], out: MarketRows): void {
-  // The feed repeats an outcome now and then: the first of each side (pregame or live) wins.
-  const seen = new Set<string>();
-  outcomes.forEach((outcome, index) => {
+  // The feed repeats an outcome now and then: the first of each side (pregame or live) wins. The
+  // array holds a handful of outcomes: the quotes taken from it so far are compared directly.
+  const first = out.quotes.length;
+  for (let index = 0; index < outcomes.length; index++) {
+    const outcome = outcomes[index]!;
     const quote = normalizeOutcome(ctx, outcome, index);
-    if (!quote) return;
-    const key = `${quote.marketType}|${quote.side}|${quote.isLive}`;
-    if (seen.has(key)) return;
-    seen.add(key);
+    if (!quote || takenAlready(out.quotes, first, quote)) continue;
     out.quotes.push(quote);
     const betting = publicBettingOf(ctx, outcome, quote);
     if (betting) out.publicBetting.push(betting);
-  });
+  }
+}
+
+/** Whether `quotes` from `first` on hold the same market, side and timing as `quote`. */
+function takenAlready(quotes: readonly QuoteRow[], first: number, quote: QuoteRow): boolean {
+  for (let i = first; i < quotes.length; i++) {
+    const q = quotes[i]!;
+    if (q.marketType === quote.marketType && q.side === quote.side && q.isLive === quote.isLive) return true;
+  }
+  return false;
 }
 
 /** The quote of one outcome, undefined when there is nothing to store; throws on a malformed one. */
