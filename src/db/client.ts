@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './__generated__/prisma/client';
 import { lockDataDir } from './data-dir-lock';
@@ -31,6 +31,17 @@ export function rawQueryOf(prisma: PrismaClient): RawQuery | undefined {
   return rawPaths.get(prisma);
 }
 
+/**
+ * A path of `prisma`'s database on which statements run in the order they are sent, each its own
+ * transaction, and are sent at once, without waiting for the answers to those before (pipelined);
+ * or undefined (the embedded store: await each statement before sending the next). See pipelinedQuery.
+ */
+const pipelinedPaths = new WeakMap<PrismaClient, RawQuery>();
+
+export function pipelinedQueryOf(prisma: PrismaClient): RawQuery | undefined {
+  return pipelinedPaths.get(prisma);
+}
+
 /** Names given to raw statements so far (see preparedName). */
 const preparedNames = new Map<string, string>();
 /** More statement texts than the capture and signal builders make (a few dozen shapes): the rest run unnamed. */
@@ -49,6 +60,42 @@ function preparedName(text: string): string | undefined {
     preparedNames.set(text, name);
   }
   return name;
+}
+
+/**
+ * One connection in pg's pipeline mode, opened on first use and again after it is lost. Its
+ * statements are written as they come; PostgreSQL runs them one after the other, in that order,
+ * each its own transaction (a Sync ends each), and a failed one does not stop those behind it. The
+ * ingest sends a capture's statement as soon as the capture is diffed: with one statement at a time,
+ * PostgreSQL waited between two captures for the previous answer to be read and the next statement
+ * to be sent by a busy event loop (docs/ingest.md). Statements here must not depend on an answer
+ * before them (the capture statements check the ingest counter themselves).
+ */
+function pipelinedQuery(connectionString: string): { query: RawQuery; end: () => Promise<void> } {
+  let open: Promise<Client> | null = null;
+  const connect = (): Promise<Client> => {
+    const client = new Client({ connectionString, pipeline: true, options: '-c plan_cache_mode=force_generic_plan' });
+    const opening = client.connect().then(() => client);
+    // A lost connection fails the statements it carried (their callers see why); the next opens another.
+    const forget = () => {
+      if (open === opening) open = null;
+    };
+    client.on('error', forget);
+    client.on('end', forget);
+    opening.catch(forget);
+    return opening;
+  };
+  return {
+    query: async (text, params) => {
+      const client = await (open ??= connect());
+      return (await client.query({ name: preparedName(text), text, values: params as unknown[] })).rows;
+    },
+    end: async () => {
+      const client = await open?.catch(() => null);
+      open = null;
+      await client?.end();
+    },
+  };
 }
 
 /** dataDir value for a throwaway in-memory PGlite store (tests, benchmarks). */
@@ -119,19 +166,24 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   let kind: Database['kind'];
   let location: string;
   let raw: RawQuery | undefined;
+  let pipelined: RawQuery | undefined;
   if (options.databaseUrl) {
     adapterFactory = new PrismaPg({ connectionString: options.databaseUrl });
-    // Two connections at most, opened on first use: only the ingesting process sends such statements.
-    // Capture statements go one at a time (feed-store.ts queues them); the second connection lets the
-    // signals of one capture be written while the next capture's statement runs (src/ingest/ingest.ts).
-    // Generic plans: the statements are prepared (below) and every plan of theirs is the same, so
+    // Two connections at most, opened on first use: only the ingesting process sends such statements
+    // (the signals' writes, a capture written again after its memory was dropped). Capture statements
+    // have a pipelined connection of their own (pipelinedQuery). Generic plans: the statements are prepared (below) and every plan of theirs is the same, so
     // planning each execution again (custom plans) is pure cost.
     const pool = new Pool({ connectionString: options.databaseUrl, max: 2, options: '-c plan_cache_mode=force_generic_plan' });
     // A connection lost while idle (a database restart) is dropped by the pool, which opens another
     // for the next statement; unhandled, its 'error' event would end the process.
     pool.on('error', () => {});
     raw = async (text, params) => (await pool.query({ name: preparedName(text), text, values: params as unknown[] })).rows;
-    closeStore = () => pool.end();
+    const ordered = pipelinedQuery(options.databaseUrl);
+    pipelined = ordered.query;
+    closeStore = async () => {
+      await ordered.end();
+      await pool.end();
+    };
     kind = 'postgres';
     location = redactUrl(options.databaseUrl);
   } else if (options.dataDir === MEMORY) {
@@ -160,6 +212,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
   const prisma = new PrismaClient({ adapter: adapterFactory });
   if (raw) rawPaths.set(prisma, raw);
+  if (pipelined) pipelinedPaths.set(prisma, pipelined);
   try {
     if (options.migrate !== false && !(await migrationsUpToDate(prisma))) await applyMigrations(adapterFactory);
     const marker = path.join(location, READY_MARKER);

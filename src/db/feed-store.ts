@@ -1,4 +1,4 @@
-import { rawQueryOf, type PrismaClient } from './client';
+import { pipelinedQueryOf, rawQueryOf, type PrismaClient, type RawQuery } from './client';
 import { diffDocument, type Capture, type CaptureAdditions } from './feed-diff';
 import type { NormalizedDocument } from './feed-rows';
 import { forgetSignals } from './signal-store';
@@ -74,11 +74,17 @@ export async function startDocument(prisma: PrismaClient, doc: NormalizedDocumen
       throw error;
     }
   }
+  // With a pipelined connection the statement is sent now, behind those of the captures before it,
+  // whose answers are not awaited: PostgreSQL runs them back to back, in order. It assumed they
+  // commit; if one does not, its own check of the ingest counter fails and it writes nothing (below).
+  const pipelined = capture ? pipelinedQueryOf(prisma) : undefined;
+  const sent = capture && pipelined ? sendCapture(prisma, capture, pipelined) : undefined;
+  sent?.catch(() => {});
   const done = (async () => {
     await previous;
     if (capture && states.get(prisma) === capture.state) {
       try {
-        const changes = await sendCapture(prisma, capture);
+        const changes = await (sent ?? sendCapture(prisma, capture));
         if (changes) return changes;
       } catch (error) {
         // Memory may hold rows that were never committed.
@@ -86,6 +92,9 @@ export async function startDocument(prisma: PrismaClient, doc: NormalizedDocumen
         throw error;
       }
       states.delete(prisma);
+    } else {
+      // Sent against memory dropped since (a capture before it was refused): it wrote nothing.
+      await sent?.catch(() => {});
     }
     return writeAgain(prisma, doc, seenAt);
   })();
@@ -118,10 +127,13 @@ async function writeAgain(prisma: PrismaClient, doc: NormalizedDocument, seenAt:
     }
   }
 }
-/** Sends a capture's statement; null when the ingest counter showed another writer (nothing was written). */
-async function sendCapture(prisma: PrismaClient, capture: Capture): Promise<ChangeSet | null> {
+/**
+ * Sends a capture's statement (on `raw`, else the direct path, else Prisma); null when the ingest
+ * counter was not the one expected: another writer, or a capture before it not committed (nothing
+ * was written).
+ */
+async function sendCapture(prisma: PrismaClient, capture: Capture, raw: RawQuery | undefined = rawQueryOf(prisma)): Promise<ChangeSet | null> {
   const { state, sweep, at, changedGames, changedMarkets, added } = capture;
-  const raw = rawQueryOf(prisma);
   type Result = { version: bigint | string; ok: boolean; lost?: number[] };
   const [result] = raw ? ((await raw(capture.text, capture.params)) as Result[]) : await prisma.$queryRawUnsafe<Result[]>(capture.text, ...capture.params);
   if (!result?.ok) return null;
