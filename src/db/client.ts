@@ -171,8 +171,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     adapterFactory = new PrismaPg({ connectionString: options.databaseUrl });
     // Two connections at most, opened on first use: only the ingesting process sends such statements
     // (the signals' writes, a capture written again after its memory was dropped). Capture statements
-    // have a pipelined connection of their own (pipelinedQuery). Generic plans: the statements are prepared (below) and every plan of theirs is the same, so
-    // planning each execution again (custom plans) is pure cost.
+    // have a pipelined connection of their own (pipelinedQuery). Generic plans: the statements are
+    // prepared (below) and every plan of theirs is the same, so planning each execution again (custom
+    // plans) is pure cost.
     const pool = new Pool({ connectionString: options.databaseUrl, max: 2, options: '-c plan_cache_mode=force_generic_plan' });
     // A connection lost while idle (a database restart) is dropped by the pool, which opens another
     // for the next statement; unhandled, its 'error' event would end the process.
