@@ -39,19 +39,27 @@ test('when the process ingests the simulated feed, then its sender delivers the 
   expect(created.status).toBe(201);
   receiver.secret = ((await created.json()) as any).data.secret;
   let started = 0;
+  // What the feed and the sender warn of, kept so that a wait that times out says where it stopped.
+  const logged: string[] = [];
+  const logger = createLogger({ logLevel: 'warn' }, {}, { write: (line: string) => void logged.push(line) });
   const feeds = startFeeds({
     config: t.config,
     db: t.db,
     bus: t.bus,
-    logger: createLogger(t.config),
+    logger,
     simulate: true,
     whileIngesting: () => {
       started++;
-      return startWebhookWorker({ db: t.db, bus: t.bus, logger: createLogger(t.config), config: t.config.webhooks });
+      return startWebhookWorker({ db: t.db, bus: t.bus, logger, config: t.config.webhooks });
     },
   });
   try {
-    await waitFor('a delivered line move', () => receiver.accepted.length > 0, 150_000);
+    await waitFor('a delivered line move', () => receiver.accepted.length > 0, 150_000).catch(async (error: Error) => {
+      const p = t.db.prisma;
+      const [games, history, changes, deliveries] = await Promise.all([p.game.count(), p.oddsHistory.count(), p.changeLog.count(), p.webhookDelivery.count()]);
+      const stored = `games ${games}, history rows ${history}, change log entries ${changes}, deliveries ${deliveries}, received ${receiver.received.length}`;
+      throw new Error(`${error.message} (${stored}); logged: ${logged.join('') || 'nothing'}`);
+    });
   } finally {
     await feeds.stop();
   }
