@@ -42,26 +42,32 @@ export interface StartedCapture {
   readonly done: Promise<ChangeSet>;
 }
 
-/** Per database client: the last capture started, and whether it runs the lost-game sweep. */
+/** Per database client: the last capture started, whether it runs the lost-game sweep, and whether it failed. */
 interface Queue {
   last: Promise<unknown>;
   lastSweeps: boolean;
+  /** `last` settled with an error: the next capture does not inherit it (see startDocument). */
+  lastFailed: boolean;
 }
 const queues = new WeakMap<PrismaClient, Queue>();
 
 /**
  * storeDocument in two steps, so that a caller can compare the next document with memory while the
  * previous capture's statement runs: resolves once `doc` is diffed (memory then holds it), with its
- * statement queued. Statements are still sent one at a time, each once the one before committed, so
- * every capture stays one transaction, in order. The diff assumes the captures before it commit; if
- * one does not (an error, or another writer moved the counter), memory was dropped and this capture
- * is diffed again from the database before it is sent. A capture that runs the lost-game sweep is
- * waited for before the next diff: its result changes games that the next diff may read.
+ * statement queued. Statements run one at a time, in the order the captures were started, so every
+ * capture stays one transaction, in order. The diff assumes the captures before it commit; if one
+ * finds another writer, memory was dropped and this capture is diffed again from the database. If
+ * one fails, the captures queued behind it fail with its error (they were diffed assuming it
+ * commits, and committing them would leave a hole in the history); a capture started once that
+ * failure has settled starts afresh from the database, so a poller's ingest goes on after a failed
+ * statement (a database restart, say) instead of failing every capture after it. A capture that runs
+ * the lost-game sweep is waited for before the next diff: its result changes games that the next
+ * diff may read.
  */
 export async function startDocument(prisma: PrismaClient, doc: NormalizedDocument, seenAt: Date): Promise<StartedCapture> {
   let queue = queues.get(prisma);
-  if (!queue) queues.set(prisma, (queue = { last: Promise.resolve(), lastSweeps: false }));
-  const previous = queue.last;
+  if (!queue) queues.set(prisma, (queue = { last: Promise.resolve(), lastSweeps: false, lastFailed: false }));
+  const previous = queue.lastFailed ? Promise.resolve() : queue.last;
   // Without memory, it is (re)loaded once the captures before have committed: it starts from the counter.
   if (queue.lastSweeps || !states.get(prisma)) await previous.catch(() => {});
   const state = states.get(prisma);
@@ -98,10 +104,15 @@ export async function startDocument(prisma: PrismaClient, doc: NormalizedDocumen
     }
     return writeAgain(prisma, doc, seenAt);
   })();
-  queue.last = done;
-  queue.lastSweeps = capture?.sweep ?? true;
-  // Its failure is the caller's (who awaits `done`) and the next capture's, not an unhandled rejection.
-  done.catch(() => {});
+  const own = queue;
+  own.last = done;
+  own.lastSweeps = capture?.sweep ?? true;
+  own.lastFailed = false;
+  // Its failure is the caller's (who awaits `done`) and that of the captures queued behind it, not an
+  // unhandled rejection; once settled, it is not passed on to captures started later.
+  done.catch(() => {
+    if (own.last === done) own.lastFailed = true;
+  });
   return { done };
 }
 

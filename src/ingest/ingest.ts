@@ -146,8 +146,11 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     await finishAll();
     await signals;
   } catch (error) {
-    // Captures still queued or running are let finish (and, committed, published) before the run stops.
+    // Captures still queued or running are let finish (and, committed, published) before the run
+    // stops; those behind a failed one fail with it, and are settled too before the run ends, so
+    // that the next run starts afresh (feed-store.ts, startDocument).
     await finishAll().catch(() => {});
+    await Promise.allSettled(pending.map((item) => ('done' in item ? item.done : undefined)));
     await signals.catch(() => {});
     await iterator.return?.();
     throw error;

@@ -203,6 +203,48 @@ describe('replay of a recorded series', () => {
     }
   }, 60_000);
 
+  test('when a capture fails on the database, then the run stops with its error, the captures queued behind it are not written, and the next run goes on from the database', async () => {
+    const fresh = await openTestDatabase();
+    const reference = await openTestDatabase();
+    try {
+      await Promise.all([seedReferenceData(fresh.prisma), seedReferenceData(reference.prisma)]);
+      const captures = readSeries('nba-2026-01-24.jsonl.gz').slice(0, 8);
+      const stream = (from: number, to: number) => captures.slice(from, to).map((c, i) => doc(c.body, c.fetched_at, `series:${from + i + 1}`));
+      await ingestDocuments(stream(0, 2), { db: fresh });
+      // The database refuses every capture statement for a while (as a failing disk or a restart would).
+      await fresh.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
+      await fresh.prisma.$executeRawUnsafe(`CREATE TRIGGER refuse BEFORE INSERT ON "ChangeLog" FOR EACH ROW EXECUTE FUNCTION refuse()`);
+      const failed = await ingestDocuments(stream(2, 6), { db: fresh }).then(
+        () => 'stored',
+        (error: Error) => error.message,
+      );
+      expect(failed).toMatch(/refused by the test/);
+      const versionAfterFailure = await fresh.prisma.changeLog.count();
+      await fresh.prisma.$executeRawUnsafe(`DROP TRIGGER refuse ON "ChangeLog"`);
+      // The failure is not passed on: the next run is written, diffed from what the database holds.
+      const summary = await ingestDocuments(stream(6, 8), { db: fresh });
+      expect(summary).toMatchObject({ documents: 2, rejected: 0 });
+      expect(await fresh.prisma.changeLog.count()).toBeGreaterThan(versionAfterFailure);
+      // Exactly as if the refused captures had never been sent.
+      await ingestDocuments([...stream(0, 2), ...stream(6, 8)], { db: reference });
+      const quotes = (d: Database) =>
+        d.prisma.quote.findMany({
+          select: { gameId: true, bookId: true, marketType: true, period: true, side: true, isLive: true, point: true, american: true, isAvailable: true, seenAt: true, changedAt: true },
+          orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { marketType: 'asc' }, { period: 'asc' }, { side: 'asc' }, { isLive: 'asc' }],
+        });
+      const history = (d: Database) =>
+        d.prisma.oddsHistory.findMany({
+          select: { gameId: true, bookId: true, marketType: true, period: true, side: true, isLive: true, point: true, american: true, seenAt: true },
+          orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { marketType: 'asc' }, { period: 'asc' }, { side: 'asc' }, { isLive: 'asc' }, { seenAt: 'asc' }],
+        });
+      expect(await quotes(fresh)).toEqual(await quotes(reference));
+      expect(await history(fresh)).toEqual(await history(reference));
+    } finally {
+      await fresh.close();
+      await reference.close();
+    }
+  }, 60_000);
+
   test('when the playoff series is replayed, then opening and closing lines and final scores match the raw captures, and a second replay changes nothing', async () => {
     const fresh = await openTestDatabase();
     try {
