@@ -35,20 +35,20 @@ export function marketsCertainlyValid(markets: unknown): boolean {
 /** The same pattern as the schema's book-id key (`z.string().regex(/^\d+$/)`). */
 const BOOK_KEY = /^\d+$/;
 
-type Rec = Record<string, unknown>;
+export type Rec = Record<string, unknown>;
 
 /** A plain object (JSON's objects): what both `z.object` and `z.record` accept, and no more. */
-function isPlainRecord(v: unknown): v is Rec {
+export function isPlainRecord(v: unknown): v is Rec {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v) as unknown;
   return proto === Object.prototype || proto === null;
 }
 
-const isNullish = (v: unknown): boolean => v === undefined || v === null;
+export const isNullish = (v: unknown): boolean => v === undefined || v === null;
 /** `z.number()` refuses NaN and the infinities. */
-const isNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+export const isNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
 /** `z.number().int()` is a safe integer in zod 4. */
-const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
+export const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
 
 /** `feedOutcomeSchema` of the ingest (the fields the normaliser reads). */
 function outcomeValid(o: unknown): boolean {

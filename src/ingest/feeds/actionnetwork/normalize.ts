@@ -1,6 +1,6 @@
 import type { NormalizedDocument } from '../../../db/feed-rows';
 import { FeedDocumentError, formatPath } from '../feed-document-error';
-import { marketsCertainlyValid } from './markets-check';
+import { documentCertainlyValid } from './document-check';
 import { normalizeMarkets } from './normalize-markets';
 import { normalizeBoxscore, normalizeGame, normalizeLeague, normalizeTeam, sourceOf } from './normalize-game';
 import { FEED, type FeedDocument, type FeedGame } from './schema';
@@ -51,11 +51,10 @@ export function normalizeDocument(raw: unknown, documentName: string): Normalize
 
 /** The document checked against the feed schema; the first problem found is thrown with its path. */
 export function parseFeedDocument(raw: unknown, documentName: string): FeedDocument {
-  // Fast path: zod checks everything but the markets, which a hand-written check never more lenient
-  // than the schema reads without copying (most of a document is outcomes). The markets are then the
-  // caller's objects, with keys the schema does not list; the normaliser reads only the listed ones.
-  const apart = FEED.documentMarketsApart.safeParse(raw);
-  if (apart.success && apart.data.games.every((game) => marketsCertainlyValid(game.markets))) return apart.data as FeedDocument;
+  // Fast path: a hand-written check never more lenient than the schema reads the document without
+  // copying (document-check.ts); the document is then the caller's object, with keys the schema does
+  // not list, and the normaliser reads only the listed ones.
+  if (documentCertainlyValid(raw)) return raw as FeedDocument;
   // Refused or unsure: the whole schema, for its first issue (path and message) or its answer.
   const parsed = FEED.document.safeParse(raw);
   if (!parsed.success) {

@@ -224,18 +224,8 @@ function feedSchemas(checkDescribed: boolean) {
     content_live_count: described(z.number()),
   });
 
-  /**
-   * The document with `game.markets` passed through as given: ingest checks the markets with
-   * `marketsCertainlyValid` (markets-check.ts) instead, and falls back to `document` for the message
-   * when that check is unsure (see parseFeedDocument).
-   */
-  const feedDocumentMarketsApart = feedDocumentSchema.extend({
-    games: z.array(feedGameSchema.extend({ markets: z.unknown().optional() })),
-  });
-
   return {
     document: feedDocumentSchema,
-    documentMarketsApart: feedDocumentMarketsApart,
     league: feedLeagueSchema,
     game: feedGameSchema,
     team: feedTeamSchema,
