@@ -18,6 +18,8 @@ export const GAME_COLUMNS: readonly Column[] = [
   ['attendance', 'int'], ['coverage', 'text'], ['isFree', 'bool'], ['trending', 'bool'], ['awayRotationNumber', 'int'], ['homeRotationNumber', 'int'],
   ['numBets', 'int'], ['broadcast', 'jsonb'], ['series', 'jsonb'], ['meta', 'jsonb'], ['simulated', 'bool'], ['updatedAt', 'timestamp(3)'], ['seenAt', 'timestamp(3)'],
 ];
+/** A game whose bet count alone changed (the narrow update of feed-diff.ts). */
+export const BET_COUNT_COLUMNS: readonly Column[] = [['id', 'int'], ['numBets', 'int'], ['updatedAt', 'timestamp(3)'], ['seenAt', 'timestamp(3)']];
 export const BOXSCORE_COLUMNS: readonly Column[] = [
   ['gameId', 'int'], ['clock', 'text'], ['period', 'int'], ['homeScore', 'int'], ['awayScore', 'int'], ['periodScores', 'jsonb'], ['totalPoints', 'int'],
   ['homeFirstHalf', 'int'], ['awayFirstHalf', 'int'], ['homeSecondHalf', 'int'], ['awaySecondHalf', 'int'], ['updatedAt', 'timestamp(3)'],

@@ -167,6 +167,35 @@ describe('history', () => {
   });
 });
 
+describe('games', () => {
+  test('when only a game\'s bet count changes between two captures, then the stored game has the new count and time, is announced, and nothing else of it changes', async () => {
+    const fresh = await openTestDatabase();
+    const bus = createLocalBus();
+    const events: OddsChangeEvent[] = [];
+    bus.subscribe('odds', (e) => events.push(e));
+    try {
+      await seedReferenceData(fresh.prisma);
+      const first = readFeed('nba-2026-01-08-scheduled.json');
+      await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
+      const gameId = first.games[0].id;
+      const before = await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+      const second = structuredClone(first);
+      second.games[0].num_bets = (second.games[0].num_bets ?? 0) + 321;
+      events.length = 0;
+      await ingestDocuments([doc(second, '2026-01-08T12:10:00Z')], { db: fresh, bus });
+      const after = await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+      expect(after).toEqual({ ...before, numBets: second.games[0].num_bets, updatedAt: new Date('2026-01-08T12:10:00Z'), seenAt: new Date('2026-01-08T12:10:00Z') });
+      expect(events.map((e) => e.games)).toEqual([[gameId]]);
+      // An older capture does not bring the old count back.
+      await ingestDocuments([doc(first, '2026-01-08T12:05:00Z')], { db: fresh, bus });
+      expect((await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } })).numBets).toBe(second.games[0].num_bets);
+    } finally {
+      await bus.close();
+      await fresh.close();
+    }
+  });
+});
+
 describe('replay of a recorded series', () => {
   test('when broken lines sit between the captures of a real series, then documents are counted, reported and published in stream order, each capture once and in its order', async () => {
     const fresh = await openTestDatabase();
