@@ -1,8 +1,8 @@
 import { FEED } from '../../src/ingest/feeds/actionnetwork/schema';
 import { marketsCertainlyValid } from '../../src/ingest/feeds/actionnetwork/markets-check';
 import { normalizeDocument, parseFeedDocument } from '../../src/ingest/feeds/actionnetwork/normalize';
-import { createSimulator } from '../../src/ingest/simulator';
 import { readFeed, readSeries } from '../support/feeds';
+import { simulatedEvening } from '../support/simulated';
 
 // The hand-written markets check of the ingest's fast path (src/ingest/feeds/actionnetwork/markets-check.ts)
 // must never accept what the zod schema refuses (a refusal then falls back to zod for its message), and
@@ -38,14 +38,11 @@ describe('the markets check of the ingest fast path', () => {
   });
 
   test('when the simulator writes an evening of documents, then their markets take the fast path too', () => {
-    const sim = createSimulator({ seed: 42, startDate: '2026-11-22', days: 0 });
     let games = 0;
-    for (let m = 0; m <= 12 * 60; m += 45) {
-      for (const body of sim.documentsAt(new Date(Date.parse('2026-11-22T17:00:00Z') + m * 60_000))) {
-        for (const game of body.games) {
-          games++;
-          expect(marketsCertainlyValid(game.markets)).toBe(true);
-        }
+    for (const body of simulatedEvening()) {
+      for (const game of body.games) {
+        games++;
+        expect(marketsCertainlyValid(game.markets)).toBe(true);
       }
     }
     expect(games).toBeGreaterThan(0);
