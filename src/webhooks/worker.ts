@@ -17,6 +17,9 @@ import { sendWebhook } from './send';
 /** Deliveries sent at once per round. */
 const CONCURRENCY = 16;
 
+/** Evaluation batches (evaluate.ts) per round before the deliveries due are sent. */
+const EVALUATIONS_PER_ROUND = 4;
+
 /** How often the delivery log drops entries past its retention (30 days). */
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -79,13 +82,22 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       prunedAt = Date.now();
       await pruneDeliveryLog(db.prisma, now());
     }
-    // New changes first: their deliveries are stored before any is sent.
-    while (!stopped && (await evaluateChanges(db.prisma, now())) > 0) {
-      // more entries may follow: evaluate them all before sending
+    // New changes first: their deliveries are stored before those due are sent. A few batches a
+    // round at most: while an ingest commits faster than they are evaluated (a busy feed on a loaded
+    // machine), evaluating until the log is drained never ended and nothing was ever sent. What is
+    // left is evaluated by the next round, which follows at once.
+    for (let batch = 0; !stopped && (await evaluateChanges(db.prisma, now())) > 0; batch++) {
+      if (batch + 1 >= EVALUATIONS_PER_ROUND) {
+        again = true;
+        break;
+      }
     }
     // Signals are stored after their capture commits: their own cursor (steam, reverse_line_movement).
-    while (!stopped && (await evaluateSignals(db.prisma, now())) > 0) {
-      // likewise
+    for (let batch = 0; !stopped && (await evaluateSignals(db.prisma, now())) > 0; batch++) {
+      if (batch + 1 >= EVALUATIONS_PER_ROUND) {
+        again = true;
+        break;
+      }
     }
     while (!stopped) {
       const at = now();

@@ -56,8 +56,15 @@ test('when the process ingests the simulated feed, then its sender delivers the 
   try {
     await waitFor('a delivered line move', () => receiver.accepted.length > 0, 150_000).catch(async (error: Error) => {
       const p = t.db.prisma;
-      const [games, history, changes, deliveries] = await Promise.all([p.game.count(), p.oddsHistory.count(), p.changeLog.count(), p.webhookDelivery.count()]);
-      const stored = `games ${games}, history rows ${history}, change log entries ${changes}, deliveries ${deliveries}, received ${receiver.received.length}`;
+      const [games, history, changes, deliveries, attempted, last] = await Promise.all([
+        p.game.count(),
+        p.oddsHistory.count(),
+        p.changeLog.count(),
+        p.webhookDelivery.count(),
+        p.webhookDelivery.count({ where: { attempts: { gt: 0 } } }),
+        p.webhookDelivery.findFirst({ where: { attempts: { gt: 0 } }, orderBy: { lastAttemptAt: 'desc' }, select: { status: true, lastStatus: true, lastError: true } }),
+      ]);
+      const stored = `games ${games}, history rows ${history}, change log entries ${changes}, deliveries ${deliveries} (${attempted} attempted, the last ${JSON.stringify(last)}), received ${receiver.received.length}`;
       throw new Error(`${error.message} (${stored}); logged: ${logged.join('') || 'nothing'}`);
     });
   } finally {
