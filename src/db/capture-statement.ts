@@ -58,14 +58,15 @@ function arrayElement(value: unknown): string {
   }
 }
 
-/** The rows' values of one column as a PostgreSQL array literal, built in one string (a capture sends thousands of values). */
+/**
+ * The rows' values of one column as a PostgreSQL array literal. Joined, not appended one by one: a
+ * string built with `+=` stays a chain of thousands of pieces until it is sent, and the demo's
+ * back-fill (captures of thousands of new rows) peaked ~15 MB higher with it.
+ */
 function arrayLiteral(rows: readonly object[], column: string): string {
-  let text = '{';
-  for (let i = 0; i < rows.length; i++) {
-    if (i > 0) text += ',';
-    text += arrayElement((rows[i] as Record<string, unknown>)[column]);
-  }
-  return `${text}}`;
+  const values = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) values[i] = arrayElement((rows[i] as Record<string, unknown>)[column]);
+  return `{${values.join(',')}}`;
 }
 
 /**
