@@ -51,6 +51,8 @@ export async function resolveIdentities(prisma: PrismaClient, state: State, doc:
   });
   if (open.length) {
     const stored = await storedGamesOf(prisma, source, open);
+    // The derived ids were read with them: one of them not among the stored games is free.
+    const read = new Set(open.map((i) => i.gameId));
     // Linked before by a process that did not keep it in memory (or before this process forgot it).
     const bySid = new Map<string, number>();
     for (const g of stored) {
@@ -81,7 +83,7 @@ export async function resolveIdentities(prisma: PrismaClient, state: State, doc:
     for (const identity of open) {
       let id = identity.gameId;
       for (;;) {
-        const held = state.games.get(id)?.row ?? byId.get(id) ?? (await prisma.game.findUnique({ where: { id }, select: { id: true, meta: true } }));
+        const held = state.games.get(id)?.row ?? byId.get(id) ?? (read.has(id) ? null : await prisma.game.findUnique({ where: { id }, select: { id: true, meta: true } }));
         const sid = held ? sourceIdsOf(held)[source] : undefined;
         if (sid === undefined || String(sid) === identity.sourceId) break;
         id++;

@@ -1,3 +1,4 @@
+import { localDateOf } from '../../src/domain/local-day';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { startTestApp, type TestApp } from '../support/app';
 import { capture, type GameSpec } from './live-helpers';
@@ -46,14 +47,16 @@ describe('decimal odds in answers', () => {
   test.each([
     '/api/v1/nba/odds/games/7301',
     '/api/v1/nba/odds/games/7301/markets',
-    '/api/v1/nba/odds/games?date=' + start.slice(0, 10) + '&game_id=7301',
+    // The game's day in the league's time zone (which `date` reads), not in UTC: from midnight UTC
+    // until the zone's own midnight the two differ.
+    '/api/v1/nba/odds/games?date={league day}&game_id=7301',
     '/api/v1/nba/odds/markets/moneyline?game_id=7301',
     '/api/v1/nba/odds/markets/total?game_id=7301',
     '/api/v1/nba/odds/markets/spread?game_id=7301',
     '/api/v1/nba/odds/live',
     '/api/v1/nba/odds/live/movement?game_id=7301',
   ])('when %s is read, then no decimal odds carry more than 4 decimals', async (path) => {
-    const { status, body } = await t.get(path, key);
+    const { status, body } = await t.get(path.replace('{league day}', localDateOf(new Date(start), t.config.leagueTimeZone)), key);
     expect(status).toBe(200);
     const found = decimals(body);
     expect(found.length).toBeGreaterThan(0);
