@@ -4,9 +4,10 @@ import type { PrismaClient } from './client';
 import {
   BET_COUNT_COLUMNS, BETTING_COLUMNS, BETTING_KEY, BOXSCORE_COLUMNS, CaptureStatement, GAME_COLUMNS, LEAGUE_COLUMNS, QUOTE_COLUMNS, QUOTE_INPUT, QUOTE_KEY, SPORTSBOOK_COLUMNS, TEAM_COLUMNS,
 } from './capture-statement';
-import type { GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from './feed-rows';
+import type { GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, SportsbookRow, TeamRow } from './feed-rows';
 import { resolveIdentities } from './game-identity';
 import { resolvePlayers } from './players';
+import { detectSignals, storedSignals, writeSignals, type StoredSignal } from './signal-store';
 import {
   bettingSlot, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteSlot, sourceIdsOf, sweepDue, type GameState, type QuoteState, type State,
 } from './feed-state';
@@ -26,14 +27,14 @@ export interface Capture {
   changedMarkets: Map<string, { gameId: number; marketType: string; bookId: number }>;
   quotesChanged: number;
   historyRows: number;
-  /** What the capture added, for readers after its commit (the signals recorder). */
-  added: CaptureAdditions;
+  /** Reads the signals the statement stored from its answer (the `signals` column), when it writes any. */
+  signals: (answer: unknown) => StoredSignal[];
 }
 
 /**
- * What one capture added, as of its diff, for work after its commit that should not read it back
- * (src/db/signal-store.ts): the ingest compares the next capture with memory while this one commits,
- * so memory then may already hold the next capture's state.
+ * What one capture added, as of its diff, for the signals detected with it (src/db/signal-store.ts),
+ * which read neither memory nor the database for it: the database does not hold it yet, and memory
+ * holds the next captures' state by the time theirs are detected.
  */
 export interface CaptureAdditions {
   /** The capture's time: the seenAt of its history rows. */
@@ -46,6 +47,10 @@ export interface CaptureAdditions {
   statuses: Map<number, string>;
   /** Each of those games' public-betting rows after the capture (every book, period and market). */
   betting: PublicBettingRow[];
+  /** The sportsbooks this capture creates. */
+  books: readonly SportsbookRow[];
+  /** The games this capture creates: nothing of them is stored yet. */
+  created: ReadonlySet<number>;
 }
 
 /**
@@ -103,10 +108,17 @@ export const iso = (t: number): string => {
 };
 
 /**
- * Diffs `doc` against `state` (updating it), sends the one statement, and returns what changed; or
- * null when the ingest counter showed another writer (nothing was written, `state` is void).
+ * Diffs `doc` against `state` (updating it), and builds the one statement that writes what changed,
+ * with the line-movement signals the capture brings. `settled` resolves once the captures diffed
+ * before it have committed (the signals of a game not in memory read the database then).
  */
-export async function diffDocument(prisma: PrismaClient, state: State, doc: NormalizedDocument, seenAt: Date): Promise<Capture> {
+export async function diffDocument(
+  prisma: PrismaClient,
+  state: State,
+  doc: NormalizedDocument,
+  seenAt: Date,
+  settled: () => Promise<unknown> = () => Promise.resolve(),
+): Promise<Capture> {
   await resolveIdentities(prisma, state, doc);
   await resolvePlayers(prisma, state, doc);
   await loadGames(prisma, state, doc);
@@ -182,6 +194,7 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
   const gameRows: object[] = [];
   const betCounts: Array<{ id: number; numBets: number | null; updatedAt: string; seenAt: string }> = [];
   const onlySeen: number[] = [];
+  const created = new Set<number>();
   /** Games another source describes: this document adds its id to them, and its prices. */
   const described = new Set<number>();
   /** Games another source created that this (scoreboard) document describes from now on. */
@@ -190,6 +203,7 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
     const current = state.games.get(incoming.id);
     const game = current ? mergedGame(current.row, incoming, doc, described, taken) : incoming;
     if (!current) {
+      created.add(game.id);
       gameRows.push({ ...game, updatedAt: stamp, seenAt: stamp });
       state.games.set(game.id, { row: game, updatedAt: at, seenAt: at, quotes: new Map(), betting: new Map() });
       changedGames.add(game.id);
@@ -323,10 +337,16 @@ export async function diffDocument(prisma: PrismaClient, state: State, doc: Norm
     const entry = { seenAt: stamp, games: [...changedGames], markets: [...changedMarkets.values()], lostGames: sweep, prune: changeLogPruneDue(version) };
     for (const [name, part] of changeLogParts((value) => sql.param(value), entry)) sql.add(name, part);
   }
-  return {
-    state, sweep, at, text: sql.text(sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : ''), params: sql.params,
-    changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows, added: additions(state, at, changedMarkets, moved),
-  };
+
+  // The signals too: they commit with the prices that showed them (docs/signals.md, "Stored at ingest").
+  let returning = sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : '';
+  let signals: Capture['signals'] = () => [];
+  const found = changedMarkets.size ? await detectSignals(prisma, additions(state, at, changedMarkets, moved, bookRows, created), settled) : [];
+  if (found.length) {
+    returning += writeSignals(sql, found, seenAt);
+    signals = storedSignals;
+  }
+  return { state, sweep, at, text: sql.text(returning), params: sql.params, changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows, signals };
 }
 
 /** The game of a document's quote or betting row: one of the document's games, in memory by now. */
@@ -336,7 +356,14 @@ function gameOf(state: State, gameId: number): GameState {
   return game;
 }
 
-function additions(state: State, at: number, changedMarkets: Capture['changedMarkets'], history: QuoteRow[]): CaptureAdditions {
+function additions(
+  state: State,
+  at: number,
+  changedMarkets: Capture['changedMarkets'],
+  history: QuoteRow[],
+  books: readonly SportsbookRow[],
+  created: ReadonlySet<number>,
+): CaptureAdditions {
   const gameIds = [...new Set([...changedMarkets.values()].map((m) => m.gameId))];
   const statuses = new Map<number, string>();
   const betting: PublicBettingRow[] = [];
@@ -344,7 +371,7 @@ function additions(state: State, at: number, changedMarkets: Capture['changedMar
     for (const id of gameIds) statuses.set(id, state.games.get(id)?.row.status ?? '');
     for (const id of gameIds) for (const b of state.games.get(id)?.betting.values() ?? []) betting.push(b.row);
   }
-  return { at: new Date(at), gameIds, history, statuses, betting };
+  return { at: new Date(at), gameIds, history, statuses, betting, books, created };
 }
 
 function quoteRecord(q: QuoteState, moved: boolean): object {

@@ -1,8 +1,8 @@
 import { pipelinedQueryOf, rawQueryOf, type PrismaClient, type RawQuery } from './client';
-import { diffDocument, type Capture, type CaptureAdditions } from './feed-diff';
+import { diffDocument, type Capture } from './feed-diff';
 import type { NormalizedDocument } from './feed-rows';
-import { forgetSignals } from './signal-store';
-import { forgetOldGames, loadState, LOST_GAME_DISPLAY, LOST_GAME_STATUS, states } from './feed-state';
+import { forgetSignals, type StoredSignal } from './signal-store';
+import { forgetOldGames, loadState, LOST_GAME_DISPLAY, LOST_GAME_STATUS, states, type State } from './feed-state';
 
 // Writing captures in order, one transaction each: the statement is built by feed-diff.ts (against
 // the memory of feed-state.ts, in the form of capture-statement.ts) and sent here.
@@ -19,8 +19,8 @@ export interface ChangeSet {
   historyRows: number;
   /** The ingest counter's value this write committed: the global sequence of the change (change-log.ts). */
   version: number;
-  /** What the capture added, as of its diff (for the signals recorder). */
-  added: CaptureAdditions;
+  /** The line-movement signals stored with it (new events, leaders whose followers changed). */
+  signals: StoredSignal[];
 }
 
 /**
@@ -46,6 +46,8 @@ export interface StartedCapture {
 interface Queue {
   last: Promise<unknown>;
   lastSweeps: boolean;
+  /** The memory the last capture was diffed against: another one now means memory was reloaded since. */
+  lastState: State | undefined;
   /** `last` settled with an error: the next capture does not inherit it (see startDocument). */
   lastFailed: boolean;
 }
@@ -66,15 +68,18 @@ const queues = new WeakMap<PrismaClient, Queue>();
  */
 export async function startDocument(prisma: PrismaClient, doc: NormalizedDocument, seenAt: Date): Promise<StartedCapture> {
   let queue = queues.get(prisma);
-  if (!queue) queues.set(prisma, (queue = { last: Promise.resolve(), lastSweeps: false, lastFailed: false }));
+  if (!queue) queues.set(prisma, (queue = { last: Promise.resolve(), lastSweeps: false, lastState: undefined, lastFailed: false }));
   const previous = queue.lastFailed ? Promise.resolve() : queue.last;
-  // Without memory, it is (re)loaded once the captures before have committed: it starts from the counter.
-  if (queue.lastSweeps || !states.get(prisma)) await previous.catch(() => {});
+  // Without memory, it is (re)loaded once the captures before have committed: it starts from the
+  // counter. Memory reloaded since the capture before was diffed holds a capture that is being written
+  // again (writeAgain), and maybe not yet those queued after it: this one waits for them all, so that
+  // it is diffed after them and commits after them.
+  if (queue.lastSweeps || !states.get(prisma) || states.get(prisma) !== queue.lastState) await previous.catch(() => {});
   const state = states.get(prisma);
   let capture: Capture | null = null;
   if (state) {
     try {
-      capture = await diffDocument(prisma, state, doc, seenAt);
+      capture = await diffDocument(prisma, state, doc, seenAt, () => previous.catch(() => {}));
     } catch (error) {
       states.delete(prisma);
       throw error;
@@ -107,6 +112,7 @@ export async function startDocument(prisma: PrismaClient, doc: NormalizedDocumen
   const own = queue;
   own.last = done;
   own.lastSweeps = capture?.sweep ?? true;
+  own.lastState = capture?.state;
   own.lastFailed = false;
   // Its failure is the caller's (who awaits `done`) and that of the captures queued behind it, not an
   // unhandled rejection; once settled, it is not passed on to captures started later.
@@ -144,8 +150,8 @@ async function writeAgain(prisma: PrismaClient, doc: NormalizedDocument, seenAt:
  * was written).
  */
 async function sendCapture(prisma: PrismaClient, capture: Capture, raw: RawQuery | undefined = rawQueryOf(prisma)): Promise<ChangeSet | null> {
-  const { state, sweep, at, changedGames, changedMarkets, added } = capture;
-  type Result = { version: bigint | string; ok: boolean; lost?: number[] };
+  const { state, sweep, at, changedGames, changedMarkets } = capture;
+  type Result = { version: bigint | string; ok: boolean; lost?: number[]; signals?: unknown };
   const [result] = raw ? ((await raw(capture.text, capture.params)) as Result[]) : await prisma.$queryRawUnsafe<Result[]>(capture.text, ...capture.params);
   if (!result?.ok) return null;
   if (sweep) {
@@ -157,5 +163,5 @@ async function sendCapture(prisma: PrismaClient, capture: Capture, raw: RawQuery
     }
     forgetOldGames(state, at);
   }
-  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: capture.quotesChanged, historyRows: capture.historyRows, version: Number(result.version), added };
+  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: capture.quotesChanged, historyRows: capture.historyRows, version: Number(result.version), signals: capture.signals(result.signals) };
 }

@@ -13,13 +13,14 @@ import {
   type SignalThresholds,
   type SteamEvent,
 } from '../domain';
-import { rawQueryOf, type PrismaClient } from './client';
+import type { CaptureStatement } from './capture-statement';
+import type { PrismaClient } from './client';
 import type { CaptureAdditions } from './feed-diff';
 
-// Line-movement signals at ingest (issue 23; docs/signals.md): after a capture commits, the games
-// whose prices it moved and that have not started get their signals brought up to date, and every
-// event not yet stored is stored under its key. Requests only read the table: nothing is computed
-// per request. An event keeps the figures of the capture that first showed it (for RLM, the shares
+// Line-movement signals at ingest (issue 23; docs/signals.md): with each capture, the games whose
+// prices it moved and that have not started get their signals brought up to date, and every event
+// not yet stored is stored under its key, in the capture's own statement: the signals commit with the
+// prices that showed them. Requests only read the table: nothing is computed per request. An event keeps the figures of the capture that first showed it (for RLM, the shares
 // then); a leader's followers are brought up to date as books arrive on its number.
 //
 // Incremental (issue 21: the full re-read of every moved game's history at every capture made a
@@ -41,7 +42,7 @@ const moveData = (m: PriceMove) => ({
   unit: m.unit,
 });
 
-/** What recordSignals stored: enough for the events bus to name it (subscribers read the row by key). */
+/** A signal a capture stored: enough for the events bus to name it (subscribers read the row by key). */
 export interface StoredSignal {
   key: string;
   kind: SignalKind;
@@ -49,7 +50,7 @@ export interface StoredSignal {
   marketType: string;
 }
 
-interface SignalRow {
+export interface SignalRow {
   key: string;
   kind: SignalKind;
   gameId: number;
@@ -141,12 +142,19 @@ const FORGET_AFTER_MS = 2 * 24 * 3_600_000;
 const readable = (p: { period: string; isLive: boolean; marketType: string }) => p.period === 'full_game' && !p.isLive && (MARKET_TYPES as readonly string[]).includes(p.marketType);
 
 /**
- * Detects and stores the signals of the games `capture` moved, as of that capture (after it has
- * committed). Only games not yet started are read (the detectors read pregame prices). Resolves the
- * events newly stored and the leaders whose followers changed (the push channels announce them:
- * docs/live-protocol.md).
+ * The signal rows the capture `capture` brings (new events, and leaders whose followers changed) of
+ * the games it moved that had not started, detected as of that capture: write them with it
+ * (writeSignals). Called with each capture's diff, in capture order, before its statement commits:
+ * memory counts them as stored from now on; if the statement does not commit, the feed store drops its
+ * memory and this one with it (forgetSignals). A game not in memory is read from the database once
+ * the captures before this one have committed (`settled`), not to miss the prices they add.
  */
-export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditions, thresholds: SignalThresholds = DEFAULT_SIGNAL_THRESHOLDS): Promise<StoredSignal[]> {
+export async function detectSignals(
+  prisma: PrismaClient,
+  capture: CaptureAdditions,
+  settled: () => Promise<unknown>,
+  thresholds: SignalThresholds = DEFAULT_SIGNAL_THRESHOLDS,
+): Promise<SignalRow[]> {
   if (!capture.gameIds.length) return [];
   let recorder = recorders.get(prisma);
   if (!recorder || recorder.thresholds !== thresholds) recorders.set(prisma, (recorder = { thresholds, books: new Set(), aggregates: new Set(), games: new Map() }));
@@ -166,10 +174,15 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
     const known = memory.get(id);
     // A capture not later than the last one read (a recorded series out of order): read again from the database.
     if (known && at.getTime() <= known.tracker.lastAt) memory.delete(id);
+    // A game this capture creates has nothing stored to read: its history starts with this capture.
+    if (!memory.has(id) && capture.created.has(id)) memory.set(id, { tracker: new GameSignalTracker(thresholds), stored: new Set(), leaders: new Map() });
     return !memory.has(id);
   });
 
-  const fresh = capture.history.filter((q) => readable(q) && ids.includes(q.gameId) && !unseen.includes(q.gameId));
+  // The capture's own rows are not stored yet: a game read from the database gets them from the capture too.
+  const fresh = capture.history.filter((q) => readable(q) && ids.includes(q.gameId));
+  const bookKnown = (r: { bookId: number }) => recorder.books.has(r.bookId);
+  if (unseen.length || !fresh.every(bookKnown)) await settled();
   const [seedRows, seedSignals] = unseen.length
     ? await Promise.all([
         prisma.oddsHistory.findMany({
@@ -179,11 +192,15 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
         prisma.lineSignal.findMany({ where: { gameId: { in: unseen } }, select: { key: true, kind: true, gameId: true, data: true } }),
       ])
     : [[], []];
-  const bookIds = [...fresh, ...seedRows].map((r) => r.bookId);
-  if (bookIds.some((id) => !recorder.books.has(id))) {
+  if (!fresh.every(bookKnown) || !seedRows.every(bookKnown)) {
     const books = await prisma.sportsbook.findMany({ select: { id: true, isAggregate: true } });
     recorder.books = new Set(books.map((b) => b.id));
     recorder.aggregates = new Set(books.filter((b) => b.isAggregate).map((b) => b.id));
+  }
+  // Books this capture creates are not stored yet either.
+  for (const b of capture.books) {
+    recorder.books.add(b.id);
+    if (b.isAggregate) recorder.aggregates.add(b.id);
   }
   const real = (r: { bookId: number }) => !recorder.aggregates.has(r.bookId);
 
@@ -233,16 +250,6 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
     }
   }
 
-  let stored: StoredSignal[] = [];
-  if (rows.length) {
-    try {
-      stored = await writeSignals(prisma, rows, at);
-    } catch (error) {
-      // What is stored is unknown now: the games are read again next time.
-      for (const id of ids) memory.delete(id);
-      throw error;
-    }
-  }
   for (const [id, game] of seeded) memory.set(id, game);
   for (const row of rows) {
     const game = memory.get(row.gameId)!;
@@ -254,7 +261,7 @@ export async function recordSignals(prisma: PrismaClient, capture: CaptureAdditi
     const game = memory.get(id)!;
     game.tracker.settledRlmWindows = game.tracker.settledRlmWindows.filter((w) => !game.stored.has(windowKey(w)));
   }
-  return stored;
+  return rows;
 }
 
 /**
@@ -266,25 +273,29 @@ export function forgetSignals(prisma: PrismaClient): void {
 }
 
 /**
- * Stores `rows` in one statement: a steam or RLM key already stored is left as it is (an event
- * keeps its first figures); a leader's data is replaced when it differs. Resolves the rows inserted
- * or changed.
+ * Adds the writing of `rows` to a capture's statement: a steam or RLM key already stored is left as it
+ * is (an event keeps its first figures); a leader's data is replaced when it differs. Returns the
+ * expression of the statement's answer naming the rows inserted or changed (storedSignals reads it).
  */
-async function writeSignals(prisma: PrismaClient, rows: readonly SignalRow[], at: Date): Promise<StoredSignal[]> {
+export function writeSignals(sql: CaptureStatement, rows: readonly SignalRow[], at: Date): string {
   const json = JSON.stringify(rows.map((r) => ({ ...r, at: r.at.toISOString(), detectedAt: at.toISOString() })));
-  // Asynchronous commit, as the capture statements (docs/ingest.md): a commit waiting for the disk
-  // here held back the next capture's publication by a WAL flush. What a crash of PostgreSQL could
-  // lose is recomputed: the ingest reloads its memory then, the signals' included (forgetSignals).
-  const text = `WITH c AS (SELECT set_config('synchronous_commit', 'off', true))
-    INSERT INTO "LineSignal" ("key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt")
+  sql.add(
+    'sig',
+    `INSERT INTO "LineSignal" ("key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt")
     SELECT "key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt"
-    FROM c, jsonb_to_recordset($1::jsonb) AS t("key" text, "kind" text, "gameId" int, "marketType" text, "period" text, "side" text, "at" timestamp(3), "data" jsonb, "detectedAt" timestamp(3))
+    FROM jsonb_to_recordset(${sql.param(json)}::jsonb) AS t("key" text, "kind" text, "gameId" int, "marketType" text, "period" text, "side" text, "at" timestamp(3), "data" jsonb, "detectedAt" timestamp(3))
+    WHERE (SELECT ok FROM v)
     ON CONFLICT ("key") DO UPDATE SET "data" = EXCLUDED."data"
       WHERE "LineSignal"."kind" = 'market_leader' AND "LineSignal"."data" IS DISTINCT FROM EXCLUDED."data"
-    RETURNING "key", "kind", "gameId", "marketType"`;
-  const raw = rawQueryOf(prisma);
-  const result = raw ? await raw(text, [json]) : await prisma.$queryRawUnsafe<unknown[]>(text, json);
-  return (result as Array<Record<string, unknown>>).map((r) => ({ key: String(r.key), kind: r.kind as SignalKind, gameId: Number(r.gameId), marketType: String(r.marketType) }));
+    RETURNING "key", "kind", "gameId", "marketType"`,
+  );
+  return `, (SELECT json_agg(json_build_object('key', "key", 'kind', "kind", 'gameId', "gameId", 'marketType', "marketType")) FROM sig) AS signals`;
+}
+
+/** The signals a capture's statement stored (writeSignals), from its answer: JSON text or already parsed. */
+export function storedSignals(answer: unknown): StoredSignal[] {
+  const rows = (typeof answer === 'string' ? JSON.parse(answer) : answer) as Array<Record<string, unknown>> | null | undefined;
+  return (rows ?? []).map((r) => ({ key: String(r.key), kind: r.kind as SignalKind, gameId: Number(r.gameId), marketType: String(r.marketType) }));
 }
 
 /** Stored signals, newest first; absent filters do not filter. */

@@ -1,7 +1,6 @@
 import type { Database } from '../db/client';
 import type { NormalizedDocument } from '../db/feed-rows';
 import { startDocument, type ChangeSet } from '../db/feed-store';
-import { recordSignals } from '../db/signal-store';
 import type { EventBus } from '../events/bus';
 import { FeedDocumentError, formatOf, type FeedFormat } from './feeds';
 import type { SourceDocument } from './sources';
@@ -89,8 +88,6 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     }
     const { name, seenAt, doc, done } = item;
     const changes = await done;
-    // The previous capture's signals first: the bus keeps the captures' order (odds, then its signals).
-    await signals;
     summary.documents++;
     // Read once committed: the store renumbers the games of string-id sources to the games they are.
     for (const game of doc.games) games.add(game.id);
@@ -99,27 +96,15 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     if (options.bus && (changes.games.length || changes.markets.length)) {
       await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version, quotes: changes.quotesChanged });
     }
-    // Line-movement signals of the games whose prices moved, brought up to date with what this
-    // capture added (docs/signals.md), once its prices are committed and published. Written while
-    // the next captures' statements run (not holding back the prices): one capture's at a time, in
-    // order, awaited before the next capture is published, a failure surfacing then or at the end.
-    if (changes.markets.length) {
-      const recording = async () => {
-        const stored = await recordSignals(options.db.prisma, changes.added);
-        // Announced to every API process (push channels) and to the webhook sender, after they are committed.
-        if (options.bus && stored.length) await options.bus.publish('signals', { at: seenAt.toISOString(), signals: stored });
-      };
-      signals = recording();
-      signals.catch(() => {});
-    }
+    // The line-movement signals the capture stored with its prices (docs/signals.md), announced after
+    // them to every API process (push channels) and to the webhook sender.
+    if (options.bus && changes.signals.length) await options.bus.publish('signals', { at: seenAt.toISOString(), signals: changes.signals });
     summary.games = games.size;
     options.onDocument?.(summary, name);
   };
   const finishAll = async (): Promise<void> => {
     while (pending.length) await finishOldest();
   };
-  /** The signals recording of the last capture that moved prices (recordSignals), still running or done. */
-  let signals: Promise<unknown> = Promise.resolve();
   let ahead = readAhead();
   try {
     for (;;) {
@@ -144,14 +129,12 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
       while (pending.length && ('rejected' in pending[0]! || pending.filter((p) => 'done' in p).length > QUEUED_CAPTURES)) await finishOldest();
     }
     await finishAll();
-    await signals;
   } catch (error) {
     // Captures still queued or running are let finish (and, committed, published) before the run
     // stops; those behind a failed one fail with it, and are settled too before the run ends, so
     // that the next run starts afresh (feed-store.ts, startDocument).
     await finishAll().catch(() => {});
     await Promise.allSettled(pending.map((item) => ('done' in item ? item.done : undefined)));
-    await signals.catch(() => {});
     await iterator.return?.();
     throw error;
   }

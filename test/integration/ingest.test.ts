@@ -274,6 +274,49 @@ describe('replay of a recorded series', () => {
     }
   }, 60_000);
 
+  test('when the signals of a capture cannot be stored, then its prices are not stored either, and the next run stores both as if nothing had failed', async () => {
+    const fresh = await openTestDatabase();
+    const reference = await openTestDatabase();
+    try {
+      await Promise.all([seedReferenceData(fresh.prisma), seedReferenceData(reference.prisma)]);
+      const captures = readSeries('nba-2026-01-24.jsonl.gz');
+      const docs = captures.map((c, i) => doc(c.body, c.fetched_at, `series:${i + 1}`));
+      // The first capture that stores a line-movement signal, found on the reference store.
+      let first = -1;
+      for (let i = 0; i < docs.length && first < 0; i++) {
+        await ingestDocuments([docs[i]!], { db: reference });
+        if (await reference.prisma.lineSignal.count()) first = i;
+      }
+      expect(first).toBeGreaterThan(0);
+      await ingestDocuments(docs.slice(0, first), { db: fresh });
+      const logged = await fresh.prisma.changeLog.count();
+      await fresh.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_signal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'signal refused by the test'; END $$`);
+      await fresh.prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_signal BEFORE INSERT ON "LineSignal" FOR EACH ROW EXECUTE FUNCTION refuse_signal()`);
+      const failed = await ingestDocuments([docs[first]!], { db: fresh }).then(
+        () => 'stored',
+        (error: Error) => error.message,
+      );
+      expect(failed).toMatch(/signal refused by the test/);
+      // One transaction: the prices that showed the signals are not stored without them.
+      expect(await fresh.prisma.oddsHistory.count({ where: { seenAt: new Date(captures[first]!.fetched_at) } })).toBe(0);
+      expect(await fresh.prisma.changeLog.count()).toBe(logged);
+      await fresh.prisma.$executeRawUnsafe(`DROP TRIGGER refuse_signal ON "LineSignal"`);
+      await ingestDocuments([docs[first]!], { db: fresh });
+      const signals = (d: Database) => d.prisma.lineSignal.findMany({ select: { key: true, data: true, detectedAt: true }, orderBy: { key: 'asc' } });
+      const history = (d: Database) =>
+        d.prisma.oddsHistory.findMany({
+          select: { gameId: true, bookId: true, marketType: true, period: true, side: true, isLive: true, point: true, american: true, seenAt: true },
+          orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { marketType: 'asc' }, { period: 'asc' }, { side: 'asc' }, { isLive: 'asc' }, { seenAt: 'asc' }],
+        });
+      expect((await signals(fresh)).length).toBeGreaterThan(0);
+      expect(await signals(fresh)).toEqual(await signals(reference));
+      expect(await history(fresh)).toEqual(await history(reference));
+    } finally {
+      await fresh.close();
+      await reference.close();
+    }
+  }, 120_000);
+
   test('when the playoff series is replayed, then opening and closing lines and final scores match the raw captures, and a second replay changes nothing', async () => {
     const fresh = await openTestDatabase();
     try {
