@@ -5,6 +5,13 @@ import type { MarketType, StoredMarketType } from '../domain';
 
 export { MARKET_TYPES, type MarketType } from '../domain';
 
+/**
+ * The range of PostgreSQL's `int`, the columns of the rows' integers (ids, scores, counts, American
+ * odds): a normaliser refuses a document whose integer is beyond it, naming the path, rather than
+ * leave the capture's statement to fail ("value out of range for type integer").
+ */
+export const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 } as const;
+
 export interface TeamRow {
   id: number;
   leagueId: number;

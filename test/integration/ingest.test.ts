@@ -82,6 +82,13 @@ function teamTotal(d: any, fields: Record<string, unknown>): void {
   event.core_bet_type_6_team_score = [{ ...event.total[0], type: 'core_bet_type_6_team_score', ...fields }];
 }
 
+/** A book's markets as another book's: every outcome names `bookId`. */
+function bookRenamed(markets: any, bookId: number): any {
+  const copy = structuredClone(markets);
+  for (const outcomes of Object.values<any>(copy).flatMap((period: any) => Object.values<any>(period))) for (const o of outcomes) o.book_id = bookId;
+  return copy;
+}
+
 describe('malformed documents', () => {
   const base = () => readFeed('nba-2026-01-08-scheduled.json');
 
@@ -94,6 +101,11 @@ describe('malformed documents', () => {
     ['a spread side that does not exist', (d: any) => (Object.values<any>(d.games[0].markets)[0].event.spread[0].side = 'draw'), /spread\[0\]\.side/],
     ['a team total of a team not in the game', (d: any) => teamTotal(d, { team_id: 999_999 }), /core_bet_type_6_team_score\[0\]\.team_id/],
     ['a team total with a home side', (d: any) => teamTotal(d, { team_id: d.games[0].home_team_id, side: 'home' }), /core_bet_type_6_team_score\[0\]\.side/],
+    // Integers are stored in PostgreSQL's int: one beyond it is the document's fault, not a failed capture.
+    ['a week beyond a 32-bit integer', (d: any) => (d.games[0].week = 2 ** 40), /games\[0\]\.week/],
+    ['a bet count beyond a 32-bit integer', (d: any) => (d.games[1].num_bets = 2 ** 31), /games\[1\]\.num_bets/],
+    ['odds beyond a 32-bit integer', (d: any) => (Object.values<any>(d.games[0].markets)[0].event.moneyline[0].odds = 2 ** 40), /moneyline\[0\]\.odds/],
+    ['a book id of ten digits', (d: any) => (d.games[0].markets['9999999999'] = bookRenamed(Object.values<any>(d.games[0].markets)[0], 9_999_999_999)), /games\[0\]\.markets/],
   ])('when a document has %s, then it is rejected naming the path and nothing is written', async (_what, mutate, pathPattern) => {
     const fresh = await openTestDatabase();
     try {

@@ -9,7 +9,7 @@ import { simulatedEvening } from '../support/simulated';
 // must accept the real captures (else the fast path is never taken). Its markets part has its own
 // test (feed-markets-check.test.ts).
 
-const WRONG_VALUES: unknown[] = [undefined, null, 'x', '', 'not a time', 1.5, 2, 0, -1, Number.NaN, Infinity, 2 ** 60, true, {}, { a: 1 }, [], [1], [null], new Date(0)];
+const WRONG_VALUES: unknown[] = [undefined, null, 'x', '', 'not a time', 1.5, 2, 0, -1, Number.NaN, Infinity, 2 ** 60, 2 ** 31, -(2 ** 31) - 1, 2 ** 40, true, {}, { a: 1 }, [], [1], [null], new Date(0)];
 
 /** A real document with a boxscore (linescore included), teams with standings and a league. */
 function realDocument(): any {

@@ -19,7 +19,7 @@ function realMarkets(): { markets: any; outcome: any } {
   throw new Error('no outcome with bet_info in the capture');
 }
 
-const WRONG_VALUES: unknown[] = [undefined, null, 'x', '', 1.5, 2, -0, Number.NaN, Infinity, 2 ** 60, true, {}, [], [1], { percent: 'x' }];
+const WRONG_VALUES: unknown[] = [undefined, null, 'x', '', 1.5, 2, -0, Number.NaN, Infinity, 2 ** 60, 2 ** 31, -(2 ** 31) - 1, 2 ** 40, true, {}, [], [1], { percent: 'x' }];
 const FIELDS = ['outcome_id', 'book_id', 'side', 'team_id', 'odds', 'value', 'is_live', 'line_status', 'is_alt_market', 'bet_info'];
 
 describe('the markets check of the ingest fast path', () => {

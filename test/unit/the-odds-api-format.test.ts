@@ -70,6 +70,14 @@ describe('The Odds API format', () => {
     expect(normalize([e]).quotes[0]!.decimal).toBe(1.83);
   });
 
+  test('when a price has no American price a 32-bit integer holds, then the capture is refused naming the path', () => {
+    for (const [price, format] of [[1.0000000001, 'decimal'], [1e12, 'decimal'], [2 ** 40, 'american']] as const) {
+      const e = event();
+      e.bookmakers[0].markets[0].outcomes[0].price = price;
+      expect(() => normalize([e], at, format)).toThrow(/\[0\]\.bookmakers\[0\]\.markets\[0\]\.outcomes\[0\]\.price.*32-bit/);
+    }
+  });
+
   test('when an outcome names neither team, then the capture is refused naming the path', () => {
     const e = event();
     e.bookmakers[0].markets[0].outcomes[0].name = 'Nobody';

@@ -1,3 +1,5 @@
+import { INT32 } from '../../../db/feed-rows';
+
 /**
  * A hand-written check of `game.markets` that is never more lenient than the zod schema's
  * (`FEED.markets` in schema.ts): true only when zod would accept the value too. Why: a document carries
@@ -32,8 +34,8 @@ export function marketsCertainlyValid(markets: unknown): boolean {
   return true;
 }
 
-/** The same pattern as the schema's book-id key (`z.string().regex(/^\d+$/)`). */
-const BOOK_KEY = /^\d+$/;
+/** A book id key of `game.markets` (the schema's record key): stored in an `int` column, so at most nine digits. */
+export const BOOK_KEY = /^\d{1,9}$/;
 
 export type Rec = Record<string, unknown>;
 
@@ -47,8 +49,10 @@ export function isPlainRecord(v: unknown): v is Rec {
 export const isNullish = (v: unknown): boolean => v === undefined || v === null;
 /** `z.number()` refuses NaN and the infinities. */
 export const isNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
-/** `z.number().int()` is a safe integer in zod 4. */
-export const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
+/** The schema's integers: whole numbers in INT32. */
+export const isInt = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= INT32.min && (v as number) <= INT32.max;
+/** The schema's `odds`: a number in INT32 (stored rounded). */
+const isOdds = (v: unknown): boolean => isNumber(v) && (v as number) >= INT32.min && (v as number) <= INT32.max;
 
 /** `feedOutcomeSchema` of the ingest (the fields the normaliser reads). */
 function outcomeValid(o: unknown): boolean {
@@ -59,7 +63,7 @@ function outcomeValid(o: unknown): boolean {
   if (typeof o['side'] !== 'string') return false;
   if (!(isNullish(o['team_id']) || isInt(o['team_id']))) return false;
   // nullable, not optional: an absent price is refused
-  if (!(o['odds'] === null || isNumber(o['odds']))) return false;
+  if (!(o['odds'] === null || isOdds(o['odds']))) return false;
   if (!(isNullish(o['value']) || isNumber(o['value']))) return false;
   if (!(isNullish(o['is_live']) || typeof o['is_live'] === 'boolean')) return false;
   if (!(isNullish(o['line_status']) || typeof o['line_status'] === 'string')) return false;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { INT32 } from '../../../db/feed-rows';
+import { BOOK_KEY } from './markets-check';
 
 /**
  * The upstream v2 scoreboard document (`GET /web/v2/scoreboard/<league>`): the one description of the
@@ -20,7 +22,9 @@ import { z } from 'zod';
 
 /** The feed's schemas; `checkDescribed` also checks the fields nobody here reads (see above). */
 function feedSchemas(checkDescribed: boolean) {
-  const nullableInt = z.number().int().nullish();
+  /** Every integer the ingest reads is stored in an `int` column: one out of its range is refused here, with its path. */
+  const int = z.number().int().min(INT32.min).max(INT32.max);
+  const nullableInt = int.nullish();
   const nullableString = z.string().nullish();
 
   /** Stands for a described field in what ingest checks: `object` leaves it out of the shape. */
@@ -47,7 +51,7 @@ function feedSchemas(checkDescribed: boolean) {
 
   /** `document.league`. Season boundaries are instants (midnight US Pacific as UTC). */
   const feedLeagueSchema = object({
-    id: z.number().int(), // NBA 4, WNBA 5
+    id: int, // NBA 4, WNBA 5
     current_season: z.union([z.string(), z.number()]).nullish(), // "2025" for the 2025-26 season
     current_season_type: nullableString, // reg | post | pre
     is_active: z.boolean().nullish(),
@@ -78,7 +82,7 @@ function feedSchemas(checkDescribed: boolean) {
 
   /** An entry of `game.teams[]` (order not reliable: map by `home_team_id` / `away_team_id`). */
   const feedTeamSchema = z.object({
-    id: z.number().int(),
+    id: int,
     full_name: z.string(), // "Boston Celtics"
     display_name: nullableString, // "Celtics"
     short_name: nullableString,
@@ -108,12 +112,12 @@ function feedSchemas(checkDescribed: boolean) {
    */
   const feedOutcomeSchema = object({
     outcome_id: z.union([z.string(), z.number()]).nullish(),
-    book_id: z.number().int().nullish(),
+    book_id: int.nullish(),
     type: described(z.string().nullable()), // moneyline | spread | total | other types (team totals, props)
     side: z.string(), // home | away (moneyline, spread), over | under (total)
     period: described(z.string().nullable()), // event | firsthalf | secondhalf | firstquarter ... fourthquarter
     team_id: nullableInt,
-    odds: z.number().nullable(),
+    odds: z.number().min(INT32.min).max(INT32.max).nullable(), // stored rounded, as an `int`
     value: z.number().nullish(),
     is_live: z.boolean().nullish(), // pregame and live outcomes of an in-progress game share the array
     line_status: nullableString, // normal | opener
@@ -139,7 +143,7 @@ function feedSchemas(checkDescribed: boolean) {
   /** One book's markets by period ("event" = full game incl. overtime, "firsthalf", ...). */
   const feedBookMarketsSchema = z.record(z.string(), feedPeriodMarketsSchema);
   /** `game.markets`: by book id as a string ("15", "30", "68"...); `{}` before lines are posted. */
-  const feedMarketsSchema = z.record(z.string().regex(/^\d+$/, 'book ids are integers'), feedBookMarketsSchema);
+  const feedMarketsSchema = z.record(z.string().regex(BOOK_KEY, 'book ids are integers below a billion'), feedBookMarketsSchema);
 
   // ---------------------------------------------------------------------------------------------------
   // Boxscore
@@ -183,14 +187,14 @@ function feedSchemas(checkDescribed: boolean) {
    * cancelled/cancelled/"Cancelled" (status-map.ts maps them).
    */
   const feedGameSchema = object({
-    id: z.number().int().positive(),
-    league_id: z.number().int(),
+    id: int.positive(),
+    league_id: int,
     status: z.string().min(1),
     real_status: nullableString,
     status_display: nullableString,
     start_time: isoTime,
-    away_team_id: z.number().int(),
-    home_team_id: z.number().int(),
+    away_team_id: int,
+    home_team_id: int,
     winning_team_id: nullableInt,
     type: nullableString, // reg | post | pre
     season: z.union([z.number(), z.string()]).nullish(), // 2025 for the 2025-26 NBA season
