@@ -60,8 +60,9 @@ export function createDataVersion(bus: EventBus, options: DataVersionOptions = {
     // The ingest reset the clock-driven flags of what it touched: take the new state as the base.
     void checkClock();
   });
-  // Signals are stored after their capture's 'odds' event (src/db/signal-store.ts): the answers that
-  // read them (/signals, /live/movement's labels) change then, so cached bytes must not outlive them.
+  // Signals (read by /signals and /live/movement's labels) are announced after their capture's 'odds'
+  // event; the ingest commits them with its prices (src/db/signal-store.ts), but a 'signals' event
+  // alone still means cached bytes that read them are out of date.
   const unsubscribeSignals = bus.subscribe('signals', () => {
     if (!closed) advance();
   });

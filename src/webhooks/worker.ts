@@ -82,21 +82,16 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       prunedAt = Date.now();
       await pruneDeliveryLog(db.prisma, now());
     }
-    // New changes first: their deliveries are stored before those due are sent. A few batches a
-    // round at most: while an ingest commits faster than they are evaluated (a busy feed on a loaded
-    // machine), evaluating until the log is drained never ended and nothing was ever sent. What is
-    // left is evaluated by the next round, which follows at once.
-    for (let batch = 0; !stopped && (await evaluateChanges(db.prisma, now())) > 0; batch++) {
-      if (batch + 1 >= EVALUATIONS_PER_ROUND) {
-        again = true;
-        break;
-      }
-    }
-    // Signals are stored after their capture commits: their own cursor (steam, reverse_line_movement).
-    for (let batch = 0; !stopped && (await evaluateSignals(db.prisma, now())) > 0; batch++) {
-      if (batch + 1 >= EVALUATIONS_PER_ROUND) {
-        again = true;
-        break;
+    // New changes and signals (each with its own cursor) first: their deliveries are stored before
+    // those due are sent. A few batches of each a round at most: while an ingest commits faster than
+    // they are evaluated (a busy feed on a loaded machine), evaluating until the log is drained never
+    // ended and nothing was ever sent. What is left is evaluated by the next round, which follows at once.
+    for (const evaluate of [evaluateChanges, evaluateSignals]) {
+      for (let batch = 0; !stopped && (await evaluate(db.prisma, now())) > 0; batch++) {
+        if (batch + 1 >= EVALUATIONS_PER_ROUND) {
+          again = true;
+          break;
+        }
       }
     }
     while (!stopped) {
