@@ -82,6 +82,13 @@ function teamTotal(d: any, fields: Record<string, unknown>): void {
   event.core_bet_type_6_team_score = [{ ...event.total[0], type: 'core_bet_type_6_team_score', ...fields }];
 }
 
+/** Every history row of `d`, in key and time order (what two stores are compared by). */
+const historyOf = (d: Database) =>
+  d.prisma.oddsHistory.findMany({
+    select: { gameId: true, bookId: true, marketType: true, period: true, side: true, isLive: true, point: true, american: true, seenAt: true },
+    orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { marketType: 'asc' }, { period: 'asc' }, { side: 'asc' }, { isLive: 'asc' }, { seenAt: 'asc' }],
+  });
+
 /** A book's markets as another book's: every outcome names `bookId`. */
 function bookRenamed(markets: any, bookId: number): any {
   const copy = structuredClone(markets);
@@ -273,13 +280,8 @@ describe('replay of a recorded series', () => {
           select: { gameId: true, bookId: true, marketType: true, period: true, side: true, isLive: true, point: true, american: true, isAvailable: true, seenAt: true, changedAt: true },
           orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { marketType: 'asc' }, { period: 'asc' }, { side: 'asc' }, { isLive: 'asc' }],
         });
-      const history = (d: Database) =>
-        d.prisma.oddsHistory.findMany({
-          select: { gameId: true, bookId: true, marketType: true, period: true, side: true, isLive: true, point: true, american: true, seenAt: true },
-          orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { marketType: 'asc' }, { period: 'asc' }, { side: 'asc' }, { isLive: 'asc' }, { seenAt: 'asc' }],
-        });
       expect(await quotes(fresh)).toEqual(await quotes(reference));
-      expect(await history(fresh)).toEqual(await history(reference));
+      expect(await historyOf(fresh)).toEqual(await historyOf(reference));
     } finally {
       await fresh.close();
       await reference.close();
@@ -315,14 +317,9 @@ describe('replay of a recorded series', () => {
       await fresh.prisma.$executeRawUnsafe(`DROP TRIGGER refuse_signal ON "LineSignal"`);
       await ingestDocuments([docs[first]!], { db: fresh });
       const signals = (d: Database) => d.prisma.lineSignal.findMany({ select: { key: true, data: true, detectedAt: true }, orderBy: { key: 'asc' } });
-      const history = (d: Database) =>
-        d.prisma.oddsHistory.findMany({
-          select: { gameId: true, bookId: true, marketType: true, period: true, side: true, isLive: true, point: true, american: true, seenAt: true },
-          orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { marketType: 'asc' }, { period: 'asc' }, { side: 'asc' }, { isLive: 'asc' }, { seenAt: 'asc' }],
-        });
       expect((await signals(fresh)).length).toBeGreaterThan(0);
       expect(await signals(fresh)).toEqual(await signals(reference));
-      expect(await history(fresh)).toEqual(await history(reference));
+      expect(await historyOf(fresh)).toEqual(await historyOf(reference));
     } finally {
       await fresh.close();
       await reference.close();
