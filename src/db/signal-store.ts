@@ -20,8 +20,9 @@ import type { CaptureAdditions } from './feed-diff';
 // Line-movement signals at ingest (issue 23; docs/signals.md): with each capture, the games whose
 // prices it moved and that have not started get their signals brought up to date, and every event
 // not yet stored is stored under its key, in the capture's own statement: the signals commit with the
-// prices that showed them. Requests only read the table: nothing is computed per request. An event keeps the figures of the capture that first showed it (for RLM, the shares
-// then); a leader's followers are brought up to date as books arrive on its number.
+// prices that showed them. Requests only read the table: nothing is computed per request. An event
+// keeps the figures of the capture that first showed it (for RLM, the shares then); a leader's
+// followers are brought up to date as books arrive on its number.
 //
 // Incremental (issue 21: the full re-read of every moved game's history at every capture made a
 // replay quadratic): this process keeps, per game, the detectors' running state (GameSignalTracker)
