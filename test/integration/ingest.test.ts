@@ -2,7 +2,7 @@ import type { Database } from '../../src/db/client';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { seedReferenceData } from '../../src/ingest/seed';
 import { readSources } from '../../src/ingest/sources';
-import { createLocalBus, type OddsChangeEvent } from '../../src/events/bus';
+import { createLocalBus, type EventBus, type OddsChangeEvent } from '../../src/events/bus';
 import { openTestDatabase } from '../support/database';
 import { doc, feedPath, readFeed, readSeries } from '../support/feeds';
 
@@ -89,6 +89,51 @@ const historyOf = (d: Database) =>
     orderBy: [{ gameId: 'asc' }, { bookId: 'asc' }, { marketType: 'asc' }, { period: 'asc' }, { side: 'asc' }, { isLive: 'asc' }, { seenAt: 'asc' }],
   });
 
+/** A fresh store (seeded with the reference data unless `seed` is false) and a local bus whose odds events are collected, closed after `body`. */
+async function withOddsEvents(body: (fresh: Database, bus: EventBus, events: OddsChangeEvent[]) => Promise<void>, seed = true): Promise<void> {
+  const fresh = await openTestDatabase();
+  const bus = createLocalBus();
+  const events: OddsChangeEvent[] = [];
+  bus.subscribe('odds', (e) => events.push(e));
+  try {
+    if (seed) await seedReferenceData(fresh.prisma);
+    await body(fresh, bus, events);
+  } finally {
+    await bus.close();
+    await fresh.close();
+  }
+}
+
+/** Two fresh stores seeded with the reference data, closed after `body`: one to break, one to compare with. */
+async function withTwoStores(body: (fresh: Database, reference: Database) => Promise<void>): Promise<void> {
+  const fresh = await openTestDatabase();
+  const reference = await openTestDatabase();
+  try {
+    await Promise.all([seedReferenceData(fresh.prisma), seedReferenceData(reference.prisma)]);
+    await body(fresh, reference);
+  } finally {
+    await fresh.close();
+    await reference.close();
+  }
+}
+
+/** Makes the database refuse every insert into `table` (as a failing disk would) until the returned function is called. */
+async function refuseInserts(db: Database, table: string, message: string): Promise<() => Promise<void>> {
+  const name = `refuse_${table.toLowerCase()}`;
+  await db.prisma.$executeRawUnsafe(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '${message}'; END $$`);
+  await db.prisma.$executeRawUnsafe(`CREATE TRIGGER ${name} BEFORE INSERT ON "${table}" FOR EACH ROW EXECUTE FUNCTION ${name}()`);
+  return async () => {
+    await db.prisma.$executeRawUnsafe(`DROP TRIGGER ${name} ON "${table}"`);
+  };
+}
+
+/** The message a run failed with, or 'stored'. */
+const outcomeOf = (run: Promise<unknown>): Promise<string> =>
+  run.then(
+    () => 'stored',
+    (error: Error) => error.message,
+  );
+
 /** A book's markets as another book's: every outcome names `bookId`. */
 function bookRenamed(markets: any, bookId: number): any {
   const copy = structuredClone(markets);
@@ -157,118 +202,84 @@ describe('malformed documents', () => {
 });
 
 describe('history', () => {
-  test('when only one price moves between two captures, then exactly one history row is added and an event names it', async () => {
-    const fresh = await openTestDatabase();
-    const bus = createLocalBus();
-    const events: OddsChangeEvent[] = [];
-    bus.subscribe('odds', (e) => events.push(e));
-    try {
-      const first = readFeed('nba-2026-01-08-scheduled.json');
-      await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
-      const historyBefore = await fresh.prisma.oddsHistory.count();
-      const second = structuredClone(first);
-      const [bookId, periods] = Object.entries<any>(second.games[0].markets).find(([b]) => b === '68') ?? Object.entries<any>(second.games[0].markets)[2]!;
-      const outcome = periods.event.moneyline[0];
-      outcome.odds = outcome.odds < 0 ? outcome.odds - 15 : outcome.odds + 15;
-      events.length = 0;
-      const summary = await ingestDocuments([doc(second, '2026-01-08T12:10:00Z')], { db: fresh, bus });
-      expect(summary.historyRows).toBe(1);
-      expect(await fresh.prisma.oddsHistory.count()).toBe(historyBefore + 1);
-      const row = await fresh.prisma.oddsHistory.findFirst({ orderBy: { id: 'desc' } });
-      expect(row).toMatchObject({ gameId: second.games[0].id, bookId: Number(bookId), marketType: 'moneyline', side: outcome.side, american: outcome.odds });
-      expect(row?.seenAt.toISOString()).toBe('2026-01-08T12:10:00.000Z');
-      expect(events).toHaveLength(1);
-      expect(events[0]!.markets).toEqual([{ gameId: second.games[0].id, marketType: 'moneyline', bookId: Number(bookId) }]);
-    } finally {
-      await bus.close();
-      await fresh.close();
-    }
-  });
+  test('when only one price moves between two captures, then exactly one history row is added and an event names it', () =>
+    withOddsEvents(async (fresh, bus, events) => {
+        const first = readFeed('nba-2026-01-08-scheduled.json');
+        await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
+        const historyBefore = await fresh.prisma.oddsHistory.count();
+        const second = structuredClone(first);
+        const [bookId, periods] = Object.entries<any>(second.games[0].markets).find(([b]) => b === '68') ?? Object.entries<any>(second.games[0].markets)[2]!;
+        const outcome = periods.event.moneyline[0];
+        outcome.odds = outcome.odds < 0 ? outcome.odds - 15 : outcome.odds + 15;
+        events.length = 0;
+        const summary = await ingestDocuments([doc(second, '2026-01-08T12:10:00Z')], { db: fresh, bus });
+        expect(summary.historyRows).toBe(1);
+        expect(await fresh.prisma.oddsHistory.count()).toBe(historyBefore + 1);
+        const row = await fresh.prisma.oddsHistory.findFirst({ orderBy: { id: 'desc' } });
+        expect(row).toMatchObject({ gameId: second.games[0].id, bookId: Number(bookId), marketType: 'moneyline', side: outcome.side, american: outcome.odds });
+        expect(row?.seenAt.toISOString()).toBe('2026-01-08T12:10:00.000Z');
+        expect(events).toHaveLength(1);
+        expect(events[0]!.markets).toEqual([{ gameId: second.games[0].id, marketType: 'moneyline', bookId: Number(bookId) }]);
+    }, false));
 });
 
 describe('games', () => {
-  test('when only a game\'s bet count changes between two captures, then the stored game has the new count and time, is announced, and nothing else of it changes', async () => {
-    const fresh = await openTestDatabase();
-    const bus = createLocalBus();
-    const events: OddsChangeEvent[] = [];
-    bus.subscribe('odds', (e) => events.push(e));
-    try {
-      await seedReferenceData(fresh.prisma);
-      const first = readFeed('nba-2026-01-08-scheduled.json');
-      await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
-      const gameId = first.games[0].id;
-      const before = await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
-      const second = structuredClone(first);
-      second.games[0].num_bets = (second.games[0].num_bets ?? 0) + 321;
-      events.length = 0;
-      await ingestDocuments([doc(second, '2026-01-08T12:10:00Z')], { db: fresh, bus });
-      const after = await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
-      expect(after).toEqual({ ...before, numBets: second.games[0].num_bets, updatedAt: new Date('2026-01-08T12:10:00Z'), seenAt: new Date('2026-01-08T12:10:00Z') });
-      expect(events.map((e) => e.games)).toEqual([[gameId]]);
-      // An older capture does not bring the old count back.
-      await ingestDocuments([doc(first, '2026-01-08T12:05:00Z')], { db: fresh, bus });
-      expect((await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } })).numBets).toBe(second.games[0].num_bets);
-    } finally {
-      await bus.close();
-      await fresh.close();
-    }
-  });
+  test('when only a game\'s bet count changes between two captures, then the stored game has the new count and time, is announced, and nothing else of it changes', () =>
+    withOddsEvents(async (fresh, bus, events) => {
+        const first = readFeed('nba-2026-01-08-scheduled.json');
+        await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
+        const gameId = first.games[0].id;
+        const before = await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+        const second = structuredClone(first);
+        second.games[0].num_bets = (second.games[0].num_bets ?? 0) + 321;
+        events.length = 0;
+        await ingestDocuments([doc(second, '2026-01-08T12:10:00Z')], { db: fresh, bus });
+        const after = await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+        expect(after).toEqual({ ...before, numBets: second.games[0].num_bets, updatedAt: new Date('2026-01-08T12:10:00Z'), seenAt: new Date('2026-01-08T12:10:00Z') });
+        expect(events.map((e) => e.games)).toEqual([[gameId]]);
+        // An older capture does not bring the old count back.
+        await ingestDocuments([doc(first, '2026-01-08T12:05:00Z')], { db: fresh, bus });
+        expect((await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } })).numBets).toBe(second.games[0].num_bets);
+    }));
 });
 
 describe('replay of a recorded series', () => {
-  test('when broken lines sit between the captures of a real series, then documents are counted, reported and published in stream order, each capture once and in its order', async () => {
-    const fresh = await openTestDatabase();
-    const bus = createLocalBus();
-    const published: OddsChangeEvent[] = [];
-    bus.subscribe('odds', (e) => published.push(e));
-    try {
-      await seedReferenceData(fresh.prisma);
-      // The first 12 captures of 2026-01-24 with a broken line after the 1st, 2nd, 6th and 7th: several
-      // captures are queued behind the running statement while rejections wait their turn.
-      const captures = readSeries('nba-2026-01-24.jsonl.gz').slice(0, 12);
-      const broken = (n: number) => ({ name: `series:broken${n}`, fetchedAt: null, body: null, error: 'not valid JSON' });
-      const stream = captures.flatMap((c, i) => [doc(c.body, c.fetched_at, `series:${i + 1}`), ...([0, 1, 5, 6].includes(i) ? [broken(i + 1)] : [])]);
-      const order: string[] = [];
-      const summary = await ingestDocuments(stream, {
-        db: fresh,
-        bus,
-        onRejected: (name) => order.push(`rejected ${name}`),
-        onDocument: (s, name) => order.push(`${name} (${s.documents})`),
-      });
-      expect(summary).toMatchObject({ documents: stream.length, rejected: 4 });
-      const expected = stream.flatMap((d, i) => (d.name.startsWith('series:broken') ? [`rejected ${d.name}`, `${d.name} (${i + 1})`] : [`${d.name} (${i + 1})`]));
-      expect(order).toEqual(expected);
-      // One event per capture that changed something, in capture order, each with the next version.
-      expect(published.length).toBeGreaterThan(6);
-      expect(published.map((e) => e.at)).toEqual([...published.map((e) => e.at)].sort());
-      const versions = published.map((e) => e.version ?? 0);
-      expect(versions.every((v) => v > 0)).toBe(true);
-      expect(versions).toEqual([...versions].sort((a, b) => a - b));
-      expect(new Set(versions).size).toBe(versions.length);
-    } finally {
-      await bus.close();
-      await fresh.close();
-    }
-  }, 60_000);
+  test('when broken lines sit between the captures of a real series, then documents are counted, reported and published in stream order, each capture once and in its order', () =>
+    withOddsEvents(async (fresh, bus, published) => {
+        // The first 12 captures of 2026-01-24 with a broken line after the 1st, 2nd, 6th and 7th: several
+        // captures are queued behind the running statement while rejections wait their turn.
+        const captures = readSeries('nba-2026-01-24.jsonl.gz').slice(0, 12);
+        const broken = (n: number) => ({ name: `series:broken${n}`, fetchedAt: null, body: null, error: 'not valid JSON' });
+        const stream = captures.flatMap((c, i) => [doc(c.body, c.fetched_at, `series:${i + 1}`), ...([0, 1, 5, 6].includes(i) ? [broken(i + 1)] : [])]);
+        const order: string[] = [];
+        const summary = await ingestDocuments(stream, {
+          db: fresh,
+          bus,
+          onRejected: (name) => order.push(`rejected ${name}`),
+          onDocument: (s, name) => order.push(`${name} (${s.documents})`),
+        });
+        expect(summary).toMatchObject({ documents: stream.length, rejected: 4 });
+        const expected = stream.flatMap((d, i) => (d.name.startsWith('series:broken') ? [`rejected ${d.name}`, `${d.name} (${i + 1})`] : [`${d.name} (${i + 1})`]));
+        expect(order).toEqual(expected);
+        // One event per capture that changed something, in capture order, each with the next version.
+        expect(published.length).toBeGreaterThan(6);
+        expect(published.map((e) => e.at)).toEqual([...published.map((e) => e.at)].sort());
+        const versions = published.map((e) => e.version ?? 0);
+        expect(versions.every((v) => v > 0)).toBe(true);
+        expect(versions).toEqual([...versions].sort((a, b) => a - b));
+        expect(new Set(versions).size).toBe(versions.length);
+    }), 60_000);
 
-  test('when a capture fails on the database, then the run stops with its error, the captures queued behind it are not written, and the next run goes on from the database', async () => {
-    const fresh = await openTestDatabase();
-    const reference = await openTestDatabase();
-    try {
-      await Promise.all([seedReferenceData(fresh.prisma), seedReferenceData(reference.prisma)]);
+  test('when a capture fails on the database, then the run stops with its error, the captures queued behind it are not written, and the next run goes on from the database', () =>
+    withTwoStores(async (fresh, reference) => {
       const captures = readSeries('nba-2026-01-24.jsonl.gz').slice(0, 8);
       const stream = (from: number, to: number) => captures.slice(from, to).map((c, i) => doc(c.body, c.fetched_at, `series:${from + i + 1}`));
       await ingestDocuments(stream(0, 2), { db: fresh });
       // The database refuses every capture statement for a while (as a failing disk or a restart would).
-      await fresh.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
-      await fresh.prisma.$executeRawUnsafe(`CREATE TRIGGER refuse BEFORE INSERT ON "ChangeLog" FOR EACH ROW EXECUTE FUNCTION refuse()`);
-      const failed = await ingestDocuments(stream(2, 6), { db: fresh }).then(
-        () => 'stored',
-        (error: Error) => error.message,
-      );
-      expect(failed).toMatch(/refused by the test/);
+      const accept = await refuseInserts(fresh, 'ChangeLog', 'refused by the test');
+      expect(await outcomeOf(ingestDocuments(stream(2, 6), { db: fresh }))).toMatch(/refused by the test/);
       const versionAfterFailure = await fresh.prisma.changeLog.count();
-      await fresh.prisma.$executeRawUnsafe(`DROP TRIGGER refuse ON "ChangeLog"`);
+      await accept();
       // The failure is not passed on: the next run is written, diffed from what the database holds.
       const summary = await ingestDocuments(stream(6, 8), { db: fresh });
       expect(summary).toMatchObject({ documents: 2, rejected: 0 });
@@ -282,17 +293,10 @@ describe('replay of a recorded series', () => {
         });
       expect(await quotes(fresh)).toEqual(await quotes(reference));
       expect(await historyOf(fresh)).toEqual(await historyOf(reference));
-    } finally {
-      await fresh.close();
-      await reference.close();
-    }
-  }, 60_000);
+    }), 60_000);
 
-  test('when the signals of a capture cannot be stored, then its prices are not stored either, and the next run stores both as if nothing had failed', async () => {
-    const fresh = await openTestDatabase();
-    const reference = await openTestDatabase();
-    try {
-      await Promise.all([seedReferenceData(fresh.prisma), seedReferenceData(reference.prisma)]);
+  test('when the signals of a capture cannot be stored, then its prices are not stored either, and the next run stores both as if nothing had failed', () =>
+    withTwoStores(async (fresh, reference) => {
       const captures = readSeries('nba-2026-01-24.jsonl.gz');
       const docs = captures.map((c, i) => doc(c.body, c.fetched_at, `series:${i + 1}`));
       // The first capture that stores a line-movement signal, found on the reference store.
@@ -304,27 +308,18 @@ describe('replay of a recorded series', () => {
       expect(first).toBeGreaterThan(0);
       await ingestDocuments(docs.slice(0, first), { db: fresh });
       const logged = await fresh.prisma.changeLog.count();
-      await fresh.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_signal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'signal refused by the test'; END $$`);
-      await fresh.prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_signal BEFORE INSERT ON "LineSignal" FOR EACH ROW EXECUTE FUNCTION refuse_signal()`);
-      const failed = await ingestDocuments([docs[first]!], { db: fresh }).then(
-        () => 'stored',
-        (error: Error) => error.message,
-      );
-      expect(failed).toMatch(/signal refused by the test/);
+      const accept = await refuseInserts(fresh, 'LineSignal', 'signal refused by the test');
+      expect(await outcomeOf(ingestDocuments([docs[first]!], { db: fresh }))).toMatch(/signal refused by the test/);
       // One transaction: the prices that showed the signals are not stored without them.
       expect(await fresh.prisma.oddsHistory.count({ where: { seenAt: new Date(captures[first]!.fetched_at) } })).toBe(0);
       expect(await fresh.prisma.changeLog.count()).toBe(logged);
-      await fresh.prisma.$executeRawUnsafe(`DROP TRIGGER refuse_signal ON "LineSignal"`);
+      await accept();
       await ingestDocuments([docs[first]!], { db: fresh });
       const signals = (d: Database) => d.prisma.lineSignal.findMany({ select: { key: true, data: true, detectedAt: true }, orderBy: { key: 'asc' } });
       expect((await signals(fresh)).length).toBeGreaterThan(0);
       expect(await signals(fresh)).toEqual(await signals(reference));
       expect(await historyOf(fresh)).toEqual(await historyOf(reference));
-    } finally {
-      await fresh.close();
-      await reference.close();
-    }
-  }, 120_000);
+    }), 120_000);
 
   test('when the playoff series is replayed, then opening and closing lines and final scores match the raw captures, and a second replay changes nothing', async () => {
     const fresh = await openTestDatabase();
