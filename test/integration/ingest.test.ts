@@ -204,70 +204,70 @@ describe('malformed documents', () => {
 describe('history', () => {
   test('when only one price moves between two captures, then exactly one history row is added and an event names it', () =>
     withOddsEvents(async (fresh, bus, events) => {
-        const first = readFeed('nba-2026-01-08-scheduled.json');
-        await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
-        const historyBefore = await fresh.prisma.oddsHistory.count();
-        const second = structuredClone(first);
-        const [bookId, periods] = Object.entries<any>(second.games[0].markets).find(([b]) => b === '68') ?? Object.entries<any>(second.games[0].markets)[2]!;
-        const outcome = periods.event.moneyline[0];
-        outcome.odds = outcome.odds < 0 ? outcome.odds - 15 : outcome.odds + 15;
-        events.length = 0;
-        const summary = await ingestDocuments([doc(second, '2026-01-08T12:10:00Z')], { db: fresh, bus });
-        expect(summary.historyRows).toBe(1);
-        expect(await fresh.prisma.oddsHistory.count()).toBe(historyBefore + 1);
-        const row = await fresh.prisma.oddsHistory.findFirst({ orderBy: { id: 'desc' } });
-        expect(row).toMatchObject({ gameId: second.games[0].id, bookId: Number(bookId), marketType: 'moneyline', side: outcome.side, american: outcome.odds });
-        expect(row?.seenAt.toISOString()).toBe('2026-01-08T12:10:00.000Z');
-        expect(events).toHaveLength(1);
-        expect(events[0]!.markets).toEqual([{ gameId: second.games[0].id, marketType: 'moneyline', bookId: Number(bookId) }]);
+      const first = readFeed('nba-2026-01-08-scheduled.json');
+      await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
+      const historyBefore = await fresh.prisma.oddsHistory.count();
+      const second = structuredClone(first);
+      const [bookId, periods] = Object.entries<any>(second.games[0].markets).find(([b]) => b === '68') ?? Object.entries<any>(second.games[0].markets)[2]!;
+      const outcome = periods.event.moneyline[0];
+      outcome.odds = outcome.odds < 0 ? outcome.odds - 15 : outcome.odds + 15;
+      events.length = 0;
+      const summary = await ingestDocuments([doc(second, '2026-01-08T12:10:00Z')], { db: fresh, bus });
+      expect(summary.historyRows).toBe(1);
+      expect(await fresh.prisma.oddsHistory.count()).toBe(historyBefore + 1);
+      const row = await fresh.prisma.oddsHistory.findFirst({ orderBy: { id: 'desc' } });
+      expect(row).toMatchObject({ gameId: second.games[0].id, bookId: Number(bookId), marketType: 'moneyline', side: outcome.side, american: outcome.odds });
+      expect(row?.seenAt.toISOString()).toBe('2026-01-08T12:10:00.000Z');
+      expect(events).toHaveLength(1);
+      expect(events[0]!.markets).toEqual([{ gameId: second.games[0].id, marketType: 'moneyline', bookId: Number(bookId) }]);
     }, false));
 });
 
 describe('games', () => {
   test('when only a game\'s bet count changes between two captures, then the stored game has the new count and time, is announced, and nothing else of it changes', () =>
     withOddsEvents(async (fresh, bus, events) => {
-        const first = readFeed('nba-2026-01-08-scheduled.json');
-        await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
-        const gameId = first.games[0].id;
-        const before = await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
-        const second = structuredClone(first);
-        second.games[0].num_bets = (second.games[0].num_bets ?? 0) + 321;
-        events.length = 0;
-        await ingestDocuments([doc(second, '2026-01-08T12:10:00Z')], { db: fresh, bus });
-        const after = await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
-        expect(after).toEqual({ ...before, numBets: second.games[0].num_bets, updatedAt: new Date('2026-01-08T12:10:00Z'), seenAt: new Date('2026-01-08T12:10:00Z') });
-        expect(events.map((e) => e.games)).toEqual([[gameId]]);
-        // An older capture does not bring the old count back.
-        await ingestDocuments([doc(first, '2026-01-08T12:05:00Z')], { db: fresh, bus });
-        expect((await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } })).numBets).toBe(second.games[0].num_bets);
+      const first = readFeed('nba-2026-01-08-scheduled.json');
+      await ingestDocuments([doc(first, '2026-01-08T12:00:00Z')], { db: fresh, bus });
+      const gameId = first.games[0].id;
+      const before = await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+      const second = structuredClone(first);
+      second.games[0].num_bets = (second.games[0].num_bets ?? 0) + 321;
+      events.length = 0;
+      await ingestDocuments([doc(second, '2026-01-08T12:10:00Z')], { db: fresh, bus });
+      const after = await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+      expect(after).toEqual({ ...before, numBets: second.games[0].num_bets, updatedAt: new Date('2026-01-08T12:10:00Z'), seenAt: new Date('2026-01-08T12:10:00Z') });
+      expect(events.map((e) => e.games)).toEqual([[gameId]]);
+      // An older capture does not bring the old count back.
+      await ingestDocuments([doc(first, '2026-01-08T12:05:00Z')], { db: fresh, bus });
+      expect((await fresh.prisma.game.findUniqueOrThrow({ where: { id: gameId } })).numBets).toBe(second.games[0].num_bets);
     }));
 });
 
 describe('replay of a recorded series', () => {
   test('when broken lines sit between the captures of a real series, then documents are counted, reported and published in stream order, each capture once and in its order', () =>
     withOddsEvents(async (fresh, bus, published) => {
-        // The first 12 captures of 2026-01-24 with a broken line after the 1st, 2nd, 6th and 7th: several
-        // captures are queued behind the running statement while rejections wait their turn.
-        const captures = readSeries('nba-2026-01-24.jsonl.gz').slice(0, 12);
-        const broken = (n: number) => ({ name: `series:broken${n}`, fetchedAt: null, body: null, error: 'not valid JSON' });
-        const stream = captures.flatMap((c, i) => [doc(c.body, c.fetched_at, `series:${i + 1}`), ...([0, 1, 5, 6].includes(i) ? [broken(i + 1)] : [])]);
-        const order: string[] = [];
-        const summary = await ingestDocuments(stream, {
-          db: fresh,
-          bus,
-          onRejected: (name) => order.push(`rejected ${name}`),
-          onDocument: (s, name) => order.push(`${name} (${s.documents})`),
-        });
-        expect(summary).toMatchObject({ documents: stream.length, rejected: 4 });
-        const expected = stream.flatMap((d, i) => (d.name.startsWith('series:broken') ? [`rejected ${d.name}`, `${d.name} (${i + 1})`] : [`${d.name} (${i + 1})`]));
-        expect(order).toEqual(expected);
-        // One event per capture that changed something, in capture order, each with the next version.
-        expect(published.length).toBeGreaterThan(6);
-        expect(published.map((e) => e.at)).toEqual([...published.map((e) => e.at)].sort());
-        const versions = published.map((e) => e.version ?? 0);
-        expect(versions.every((v) => v > 0)).toBe(true);
-        expect(versions).toEqual([...versions].sort((a, b) => a - b));
-        expect(new Set(versions).size).toBe(versions.length);
+      // The first 12 captures of 2026-01-24 with a broken line after the 1st, 2nd, 6th and 7th: several
+      // captures are queued behind the running statement while rejections wait their turn.
+      const captures = readSeries('nba-2026-01-24.jsonl.gz').slice(0, 12);
+      const broken = (n: number) => ({ name: `series:broken${n}`, fetchedAt: null, body: null, error: 'not valid JSON' });
+      const stream = captures.flatMap((c, i) => [doc(c.body, c.fetched_at, `series:${i + 1}`), ...([0, 1, 5, 6].includes(i) ? [broken(i + 1)] : [])]);
+      const order: string[] = [];
+      const summary = await ingestDocuments(stream, {
+        db: fresh,
+        bus,
+        onRejected: (name) => order.push(`rejected ${name}`),
+        onDocument: (s, name) => order.push(`${name} (${s.documents})`),
+      });
+      expect(summary).toMatchObject({ documents: stream.length, rejected: 4 });
+      const expected = stream.flatMap((d, i) => (d.name.startsWith('series:broken') ? [`rejected ${d.name}`, `${d.name} (${i + 1})`] : [`${d.name} (${i + 1})`]));
+      expect(order).toEqual(expected);
+      // One event per capture that changed something, in capture order, each with the next version.
+      expect(published.length).toBeGreaterThan(6);
+      expect(published.map((e) => e.at)).toEqual([...published.map((e) => e.at)].sort());
+      const versions = published.map((e) => e.version ?? 0);
+      expect(versions.every((v) => v > 0)).toBe(true);
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+      expect(new Set(versions).size).toBe(versions.length);
     }), 60_000);
 
   test('when a capture fails on the database, then the run stops with its error, the captures queued behind it are not written, and the next run goes on from the database', () =>
