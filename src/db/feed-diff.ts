@@ -7,7 +7,7 @@ import {
 import type { GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, SportsbookRow, TeamRow } from './feed-rows';
 import { resolveIdentities } from './game-identity';
 import { resolvePlayers } from './players';
-import { detectSignals, storedSignals, writeSignals, type StoredSignal } from './signal-store';
+import { detectSignals, writeSignals } from './signal-store';
 import {
   bettingSlot, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteSlot, sourceIdsOf, sweepDue, type GameState, type QuoteState, type State,
 } from './feed-state';
@@ -27,8 +27,6 @@ export interface Capture {
   changedMarkets: Map<string, { gameId: number; marketType: string; bookId: number }>;
   quotesChanged: number;
   historyRows: number;
-  /** Reads the signals the statement stored from its answer (the `signals` column), when it writes any. */
-  signals: (answer: unknown) => StoredSignal[];
 }
 
 /**
@@ -340,13 +338,9 @@ export async function diffDocument(
 
   // The signals too: they commit with the prices that showed them (docs/signals.md, "Stored at ingest").
   let returning = sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : '';
-  let signals: Capture['signals'] = () => [];
   const found = changedMarkets.size ? await detectSignals(prisma, additions(state, at, changedMarkets, moved, bookRows, created), settled) : [];
-  if (found.length) {
-    returning += writeSignals(sql, found, seenAt);
-    signals = storedSignals;
-  }
-  return { state, sweep, at, text: sql.text(returning), params: sql.params, changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows, signals };
+  if (found.length) returning += writeSignals(sql, found, seenAt);
+  return { state, sweep, at, text: sql.text(returning), params: sql.params, changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows };
 }
 
 /** The game of a document's quote or betting row: one of the document's games, in memory by now. */

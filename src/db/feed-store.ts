@@ -1,7 +1,7 @@
 import { pipelinedQueryOf, rawQueryOf, type PrismaClient, type RawQuery } from './client';
 import { diffDocument, type Capture } from './feed-diff';
 import type { NormalizedDocument } from './feed-rows';
-import { forgetSignals, type StoredSignal } from './signal-store';
+import { forgetSignals, storedSignals, type StoredSignal } from './signal-store';
 import { forgetOldGames, loadState, LOST_GAME_DISPLAY, LOST_GAME_STATUS, states, type State } from './feed-state';
 
 // Writing captures in order, one transaction each: the statement is built by feed-diff.ts (against
@@ -163,5 +163,5 @@ async function sendCapture(prisma: PrismaClient, capture: Capture, raw: RawQuery
     }
     forgetOldGames(state, at);
   }
-  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: capture.quotesChanged, historyRows: capture.historyRows, version: Number(result.version), signals: capture.signals(result.signals) };
+  return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: capture.quotesChanged, historyRows: capture.historyRows, version: Number(result.version), signals: storedSignals(result.signals) };
 }

@@ -183,7 +183,8 @@ export async function detectSignals(
   // The capture's own rows are not stored yet: a game read from the database gets them from the capture too.
   const fresh = capture.history.filter((q) => readable(q) && ids.includes(q.gameId));
   const bookKnown = (r: { bookId: number }) => recorder.books.has(r.bookId);
-  if (unseen.length || !fresh.every(bookKnown)) await settled();
+  const booksKnown = fresh.every(bookKnown);
+  if (unseen.length || !booksKnown) await settled();
   const [seedRows, seedSignals] = unseen.length
     ? await Promise.all([
         prisma.oddsHistory.findMany({
@@ -193,7 +194,7 @@ export async function detectSignals(
         prisma.lineSignal.findMany({ where: { gameId: { in: unseen } }, select: { key: true, kind: true, gameId: true, data: true } }),
       ])
     : [[], []];
-  if (!fresh.every(bookKnown) || !seedRows.every(bookKnown)) {
+  if (!booksKnown || !seedRows.every(bookKnown)) {
     const books = await prisma.sportsbook.findMany({ select: { id: true, isAggregate: true } });
     recorder.books = new Set(books.map((b) => b.id));
     recorder.aggregates = new Set(books.filter((b) => b.isAggregate).map((b) => b.id));
@@ -293,7 +294,7 @@ export function writeSignals(sql: CaptureStatement, rows: readonly SignalRow[], 
   return `, (SELECT json_agg(json_build_object('key', "key", 'kind', "kind", 'gameId', "gameId", 'marketType', "marketType")) FROM sig) AS signals`;
 }
 
-/** The signals a capture's statement stored (writeSignals), from its answer: JSON text or already parsed. */
+/** The signals a capture's statement stored (writeSignals), from its answer: JSON text, already parsed, or none (nothing written). */
 export function storedSignals(answer: unknown): StoredSignal[] {
   const rows = (typeof answer === 'string' ? JSON.parse(answer) : answer) as Array<Record<string, unknown>> | null | undefined;
   return (rows ?? []).map((r) => ({ key: String(r.key), kind: r.kind as SignalKind, gameId: Number(r.gameId), marketType: String(r.marketType) }));

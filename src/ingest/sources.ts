@@ -80,8 +80,7 @@ async function* readLines(name: string, stream: Readable): AsyncGenerator<Source
   let carried = '';
   const line = (text: string): SourceDocument | undefined => {
     n++;
-    const end = text.length > 0 && text.charCodeAt(text.length - 1) === 0x0d ? text.length - 1 : text.length;
-    const content = end === text.length ? text : text.slice(0, end);
+    const content = text.endsWith('\r') ? text.slice(0, -1) : text;
     return content.trim() ? parse(`${name}:${n}`, content) : undefined;
   };
   const chunks = (async function* () {

@@ -49,10 +49,11 @@ export function isPlainRecord(v: unknown): v is Rec {
 export const isNullish = (v: unknown): boolean => v === undefined || v === null;
 /** `z.number()` refuses NaN and the infinities. */
 export const isNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+const inInt32 = (v: unknown): boolean => (v as number) >= INT32.min && (v as number) <= INT32.max;
 /** The schema's integers: whole numbers in INT32. */
-export const isInt = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= INT32.min && (v as number) <= INT32.max;
+export const isInt = (v: unknown): boolean => Number.isInteger(v) && inInt32(v);
 /** The schema's `odds`: a number in INT32 (stored rounded). */
-const isOdds = (v: unknown): boolean => isNumber(v) && (v as number) >= INT32.min && (v as number) <= INT32.max;
+const isOdds = (v: unknown): boolean => isNumber(v) && inInt32(v);
 
 /** `feedOutcomeSchema` of the ingest (the fields the normaliser reads). */
 function outcomeValid(o: unknown): boolean {
