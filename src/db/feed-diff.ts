@@ -9,7 +9,7 @@ import { resolveIdentities } from './game-identity';
 import { resolvePlayers } from './players';
 import { detectSignals, writeSignals } from './signal-store';
 import {
-  bettingSlot, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteSlot, sourceIdsOf, sweepDue, type GameState, type QuoteState, type State,
+  bettingSlot, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteSlot, sourceIdsOf, sweepDue, sweepMemory, type GameState, type QuoteState, type State,
 } from './feed-state';
 
 // One normalised document compared with memory: the statement that writes what it changes.
@@ -17,10 +17,6 @@ import {
 /** One document diffed against `state`: its statement, and what it changes once committed. */
 export interface Capture {
   state: State;
-  /** The statement runs the lost-game sweep. */
-  sweep: boolean;
-  /** The document's time (epoch ms). */
-  at: number;
   text: string;
   params: unknown[];
   changedGames: Set<number>;
@@ -108,7 +104,7 @@ export const iso = (t: number): string => {
 /**
  * Diffs `doc` against `state` (updating it), and builds the one statement that writes what changed,
  * with the line-movement signals the capture brings. `settled` resolves once the captures diffed
- * before it have committed (the signals of a game not in memory read the database then).
+ * before it have committed: a game or its signals not in memory are read from the database then.
  */
 export async function diffDocument(
   prisma: PrismaClient,
@@ -117,9 +113,9 @@ export async function diffDocument(
   seenAt: Date,
   settled: () => Promise<unknown> = () => Promise.resolve(),
 ): Promise<Capture> {
-  await resolveIdentities(prisma, state, doc);
+  const absent = await resolveIdentities(prisma, state, doc);
   await resolvePlayers(prisma, state, doc);
-  await loadGames(prisma, state, doc);
+  await loadGames(prisma, state, doc, absent, settled);
   const at = seenAt.getTime();
   const stamp = seenAt.toISOString();
   // The counter this capture will commit: memory counts it from now on (a capture queued behind this
@@ -321,13 +317,15 @@ export async function diffDocument(
     sql.write('PublicBetting', BETTING_COLUMNS, { from: 'b' }, { key: BETTING_KEY });
   }
 
-  const sweep = sweepDue(state, at, new Set(gameIds));
+  const carried = new Set(gameIds);
+  const sweep = sweepDue(state, at, carried);
   if (sweep) {
     const live = LIVE_STATUSES.map((s) => `'${s}'`).join(', ');
     const cut = sql.param(iso(at - LOST_GAME_AFTER_MS));
     sql.add('lost', `UPDATE "Game" SET "status" = '${LOST_GAME_STATUS}', "statusDisplay" = '${LOST_GAME_DISPLAY}', "updatedAt" = ${sql.param(stamp)}::timestamp(3)
       WHERE "status" IN (${live}) AND "startTime" < ${cut}::timestamp(3) AND COALESCE("seenAt", "updatedAt") < ${cut}::timestamp(3)
         AND "id" <> ALL(${sql.param(gameIds)}::int[]) AND (SELECT ok FROM v) RETURNING "id"`);
+    sweepMemory(state, at, carried);
   }
 
   // The change log entry rides in the same statement, so no change commits without its sequence.
@@ -340,7 +338,7 @@ export async function diffDocument(
   let returning = sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : '';
   const found = changedMarkets.size ? await detectSignals(prisma, additions(state, at, changedMarkets, moved, bookRows, created), settled) : [];
   if (found.length) returning += writeSignals(sql, found, seenAt);
-  return { state, sweep, at, text: sql.text(returning), params: sql.params, changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows };
+  return { state, text: sql.text(returning), params: sql.params, changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows };
 }
 
 /** The game of a document's quote or betting row: one of the document's games, in memory by now. */

@@ -141,14 +141,26 @@ export async function loadState(prisma: PrismaClient): Promise<State> {
   };
 }
 
-/** Reads the stored rows of games (and their teams) this process has not seen yet. */
-export async function loadGames(prisma: PrismaClient, state: State, doc: NormalizedDocument): Promise<void> {
+/**
+ * Reads the stored rows of games (and their teams) this process has not seen yet, except those
+ * `absent` from the database (new games: game-identity.ts read that they are not stored). A game is
+ * read once the captures diffed before have committed (`settled`): a lost-game sweep among them may
+ * change it, and memory does not hold it to apply the sweep to (sweepMemory).
+ */
+export async function loadGames(
+  prisma: PrismaClient,
+  state: State,
+  doc: NormalizedDocument,
+  absent: ReadonlySet<number>,
+  settled: () => Promise<unknown>,
+): Promise<void> {
   const teamIds = new Set<number>();
   for (const t of doc.teams) teamIds.add(t.id);
   for (const g of doc.games) teamIds.add(g.homeTeamId).add(g.awayTeamId);
   const newTeams = [...teamIds].filter((id) => !state.teams.has(id));
-  const ids = doc.games.map((g) => g.id).filter((id) => !state.games.has(id));
+  const ids = doc.games.map((g) => g.id).filter((id) => !state.games.has(id) && !absent.has(id));
   if (!newTeams.length && !ids.length) return;
+  if (ids.length) await settled();
   const [teams, games, boxscores, quotes, betting] = await Promise.all([
     newTeams.length ? prisma.team.findMany({ where: { id: { in: newTeams } } }) : [],
     ids.length ? prisma.game.findMany({ where: { id: { in: ids } } }) : [],
@@ -193,8 +205,27 @@ export function sweepDue(state: State, at: number, carried: ReadonlySet<number>)
   return false;
 }
 
+/**
+ * The lost-game sweep's effect on memory, applied as soon as the capture that runs it is diffed (its
+ * statement's `lost` part does the same to the database when it commits): the games in memory that
+ * the statement's conditions mark LOST_GAME_STATUS, and the games memory forgets. The next capture
+ * is then diffed at once, against memory as it will be once this one commits, instead of waiting
+ * for the answer; a game the sweep may change that memory does not hold is read only once the
+ * captures before have committed (loadGames).
+ */
+export function sweepMemory(state: State, at: number, carried: ReadonlySet<number>): void {
+  const cut = at - LOST_GAME_AFTER_MS;
+  for (const [id, game] of state.games) {
+    if (carried.has(id) || !LIVE_STATUSES.includes(game.row.status) || game.row.startTime.getTime() >= cut || game.seenAt >= cut) continue;
+    game.row = { ...game.row, status: LOST_GAME_STATUS, statusDisplay: LOST_GAME_DISPLAY };
+    game.updatedAt = at;
+  }
+  state.lastSweep = at;
+  forgetOldGames(state, at);
+}
+
 /** Games no document has carried for FORGET_AFTER_MS leave memory (they are read again if they return). */
-export function forgetOldGames(state: State, at: number): void {
+function forgetOldGames(state: State, at: number): void {
   const gone = new Set<number>();
   for (const [id, game] of state.games) {
     if (game.seenAt >= at - FORGET_AFTER_MS) continue;

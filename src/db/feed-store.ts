@@ -2,7 +2,7 @@ import { pipelinedQueryOf, rawQueryOf, type PrismaClient, type RawQuery } from '
 import { diffDocument, type Capture } from './feed-diff';
 import type { NormalizedDocument } from './feed-rows';
 import { forgetSignals, storedSignals, type StoredSignal } from './signal-store';
-import { forgetOldGames, loadState, LOST_GAME_DISPLAY, LOST_GAME_STATUS, states, type State } from './feed-state';
+import { loadState, states, type State } from './feed-state';
 
 // Writing captures in order, one transaction each: the statement is built by feed-diff.ts (against
 // the memory of feed-state.ts, in the form of capture-statement.ts) and sent here.
@@ -42,10 +42,9 @@ export interface StartedCapture {
   readonly done: Promise<ChangeSet>;
 }
 
-/** Per database client: the last capture started, whether it runs the lost-game sweep, and whether it failed. */
+/** Per database client: the last capture started, the memory it was diffed against, and whether it failed. */
 interface Queue {
   last: Promise<unknown>;
-  lastSweeps: boolean;
   /** The memory the last capture was diffed against: another one now means memory was reloaded since. */
   lastState: State | undefined;
   /** `last` settled with an error: the next capture does not inherit it (see startDocument). */
@@ -63,18 +62,18 @@ const queues = new WeakMap<PrismaClient, Queue>();
  * commits, and committing them would leave a hole in the history); a capture started once that
  * failure has settled starts afresh from the database, so a poller's ingest goes on after a failed
  * statement (a database restart, say) instead of failing every capture after it. A capture that runs
- * the lost-game sweep is waited for before the next diff: its result changes games that the next
- * diff may read.
+ * the lost-game sweep is not waited for: the diff applies the sweep to memory (sweepMemory), and a
+ * game memory does not hold is read once the captures before have committed (loadGames).
  */
 export async function startDocument(prisma: PrismaClient, doc: NormalizedDocument, seenAt: Date): Promise<StartedCapture> {
   let queue = queues.get(prisma);
-  if (!queue) queues.set(prisma, (queue = { last: Promise.resolve(), lastSweeps: false, lastState: undefined, lastFailed: false }));
+  if (!queue) queues.set(prisma, (queue = { last: Promise.resolve(), lastState: undefined, lastFailed: false }));
   const previous = queue.lastFailed ? Promise.resolve() : queue.last;
   // Without memory, it is (re)loaded once the captures before have committed: it starts from the
   // counter. Memory reloaded since the capture before was diffed holds a capture that is being written
   // again (writeAgain), and maybe not yet those queued after it: this one waits for them all, so that
   // it is diffed after them and commits after them.
-  if (queue.lastSweeps || !states.get(prisma) || states.get(prisma) !== queue.lastState) await previous.catch(() => {});
+  if (!states.get(prisma) || states.get(prisma) !== queue.lastState) await previous.catch(() => {});
   const state = states.get(prisma);
   let capture: Capture | null = null;
   if (state) {
@@ -111,7 +110,6 @@ export async function startDocument(prisma: PrismaClient, doc: NormalizedDocumen
   })();
   const own = queue;
   own.last = done;
-  own.lastSweeps = capture?.sweep ?? true;
   own.lastState = capture?.state;
   own.lastFailed = false;
   // Its failure is the caller's (who awaits `done`) and that of the captures queued behind it, not an
@@ -150,18 +148,11 @@ async function writeAgain(prisma: PrismaClient, doc: NormalizedDocument, seenAt:
  * was written).
  */
 async function sendCapture(prisma: PrismaClient, capture: Capture, raw: RawQuery | undefined = rawQueryOf(prisma)): Promise<ChangeSet | null> {
-  const { state, sweep, at, changedGames, changedMarkets } = capture;
+  const { changedGames, changedMarkets } = capture;
   type Result = { version: bigint | string; ok: boolean; lost?: number[]; signals?: unknown };
   const [result] = raw ? ((await raw(capture.text, capture.params)) as Result[]) : await prisma.$queryRawUnsafe<Result[]>(capture.text, ...capture.params);
   if (!result?.ok) return null;
-  if (sweep) {
-    state.lastSweep = at;
-    for (const id of result.lost ?? []) {
-      changedGames.add(Number(id));
-      const game = state.games.get(Number(id));
-      if (game) Object.assign(game, { row: { ...game.row, status: LOST_GAME_STATUS, statusDisplay: LOST_GAME_DISPLAY }, updatedAt: at });
-    }
-    forgetOldGames(state, at);
-  }
+  // The games the sweep marked (memory holds the change since the diff): announced with the capture.
+  for (const id of result.lost ?? []) changedGames.add(Number(id));
   return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: capture.quotesChanged, historyRows: capture.historyRows, version: Number(result.version), signals: storedSignals(result.signals) };
 }

@@ -38,10 +38,12 @@ interface Candidate {
  * Renumbers the rows of `doc` from the ids its source derived to the games they are (see above), and
  * records the links in memory, so that a capture of known games costs no query, and one of new games
  * one. The rows of a game matched to another source's game are written by the diff as that game's.
+ * Returns the ids of the games this read found not stored (new games, which loadGames need not read).
  */
-export async function resolveIdentities(prisma: PrismaClient, state: State, doc: NormalizedDocument): Promise<void> {
+export async function resolveIdentities(prisma: PrismaClient, state: State, doc: NormalizedDocument): Promise<Set<number>> {
+  const absent = new Set<number>();
   const identities = doc.identities;
-  if (!identities?.length) return;
+  if (!identities?.length) return absent;
   const source = doc.source;
   const resolved = new Map<GameIdentity, number>();
   let open = identities.filter((i) => {
@@ -84,6 +86,7 @@ export async function resolveIdentities(prisma: PrismaClient, state: State, doc:
       let id = identity.gameId;
       for (;;) {
         const held = state.games.get(id)?.row ?? byId.get(id) ?? (read.has(id) ? null : await prisma.game.findUnique({ where: { id }, select: { id: true, meta: true } }));
+        if (!held) absent.add(id);
         const sid = held ? sourceIdsOf(held)[source] : undefined;
         if (sid === undefined || String(sid) === identity.sourceId) break;
         id++;
@@ -97,12 +100,13 @@ export async function resolveIdentities(prisma: PrismaClient, state: State, doc:
     state.links.set(linkKey(source, identity.sourceId), id);
     if (id !== identity.gameId) renumber.set(identity.gameId, id);
   }
-  if (!renumber.size) return;
+  if (!renumber.size) return absent;
   const to = (id: number) => renumber.get(id) ?? id;
   for (const g of doc.games) g.id = to(g.id);
   for (const b of doc.boxscores) b.gameId = to(b.gameId);
   for (const q of doc.quotes) q.gameId = to(q.gameId);
   for (const p of doc.publicBetting) p.gameId = to(p.gameId);
+  return absent;
 }
 
 /**
