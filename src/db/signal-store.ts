@@ -139,6 +139,22 @@ interface Recorder {
 const recorders = new WeakMap<PrismaClient, Recorder>();
 const FORGET_AFTER_MS = 2 * 24 * 3_600_000;
 
+/**
+ * The shares of each market's side: the lowest-numbered book's that has them (the feed's public
+ * figures are per book). One pass, not a sort of every row: a capture's games carry hundreds.
+ */
+function lowestBookSplits(betting: CaptureAdditions['betting']): BettingSplit[] {
+  const lowest = new Map<string, BettingSplit & { bookId: number }>();
+  for (const b of betting) {
+    if (b.period !== 'full_game' || b.ticketsPercent === null) continue;
+    const key = `${b.gameId}|${b.marketType}|${b.side}`;
+    const held = lowest.get(key);
+    if (held && held.bookId <= b.bookId) continue;
+    lowest.set(key, { gameId: b.gameId, marketType: b.marketType, side: b.side, ticketsPercent: b.ticketsPercent, moneyPercent: b.moneyPercent, bookId: b.bookId });
+  }
+  return [...lowest.values()];
+}
+
 /** The history rows the detectors read: pregame, full game, game markets. */
 const readable = (p: { period: string; isLive: boolean; marketType: string }) => p.period === 'full_game' && !p.isLive && (MARKET_TYPES as readonly string[]).includes(p.marketType);
 
@@ -211,14 +227,9 @@ export async function detectSignals(
   const byGame = new Map<number, HistoryPrice[]>(ids.map((id) => [id, []]));
   for (const r of seedRows) if (real(r)) byGame.get(r.gameId)!.push(r);
   for (const q of fresh) if (real(q)) byGame.get(q.gameId)!.push({ gameId: q.gameId, bookId: q.bookId, marketType: q.marketType, period: q.period, side: q.side, isLive: q.isLive, point: q.point, american: q.american, seenAt: at });
-  // The shares of each market's side: the lowest-numbered book's that has them (the feed's public
-  // figures are per book). Read only when an RLM window needs them.
+  // Read only when an RLM window needs them.
   let splits: BettingSplit[] | undefined;
-  const splitsOf = (): BettingSplit[] =>
-    (splits ??= capture.betting
-      .filter((b) => b.period === 'full_game' && b.ticketsPercent !== null)
-      .sort((a, b) => a.bookId - b.bookId)
-      .map((b) => ({ gameId: b.gameId, marketType: b.marketType, side: b.side, ticketsPercent: b.ticketsPercent!, moneyPercent: b.moneyPercent })));
+  const splitsOf = (): BettingSplit[] => (splits ??= lowestBookSplits(capture.betting));
 
   const seeded = new Map<number, GameMemory>();
   for (const id of ids) {
