@@ -248,6 +248,7 @@ describe('lost games', () => {
   // that finds it so. The captures queued behind that one are diffed before it commits: a game it
   // marks must read lost to them, whether memory holds the game or not.
   const slate = () => readFeed('nba-2026-01-08-scheduled.json');
+  const { id, start_time: start } = slate().games[0];
   const playing = () => {
     const d = slate();
     Object.assign(d.games[0], { status: 'inprogress', real_status: 'inprogress', status_display: '2nd Qtr' });
@@ -258,24 +259,23 @@ describe('lost games', () => {
     d.games.shift();
     return d;
   };
-  const after = (d: any, minutes: number) => new Date(new Date(d.games[0].start_time).getTime() + minutes * 60_000).toISOString();
+  /** The time `minutes` after the game's start. */
+  const at = (minutes: number) => new Date(new Date(start).getTime() + minutes * 60_000).toISOString();
 
   test('when the capture right after the one that finds a game lost carries it in progress again, then the feed\'s status wins', () =>
     withOddsEvents(async (fresh, bus, events) => {
-      const id = slate().games[0].id;
       // One run: the three captures are queued behind each other.
-      await ingestDocuments([doc(playing(), after(slate(), 10)), doc(without(), after(slate(), 200)), doc(playing(), after(slate(), 210))], { db: fresh, bus });
+      await ingestDocuments([doc(playing(), at(10)), doc(without(), at(200)), doc(playing(), at(210))], { db: fresh, bus });
       expect(events.map((e) => e.games.includes(id))).toEqual([true, true, true]);
       expect((await fresh.prisma.game.findUniqueOrThrow({ where: { id } })).status).toBe('in_progress');
     }));
 
   test('when a game memory no longer holds is found lost and the next capture carries it in progress again, then the feed\'s status wins', () =>
     withOddsEvents(async (fresh, bus, events) => {
-      const id = slate().games[0].id;
       // Not carried for two days: the sweep marks it lost in the database and memory forgets it, so
       // the third capture reads it from the database, which must hold the second capture's change.
       const twoDays = 2 * 24 * 60;
-      await ingestDocuments([doc(playing(), after(slate(), 10)), doc(without(), after(slate(), twoDays + 60)), doc(playing(), after(slate(), twoDays + 70))], { db: fresh, bus });
+      await ingestDocuments([doc(playing(), at(10)), doc(without(), at(twoDays + 60)), doc(playing(), at(twoDays + 70))], { db: fresh, bus });
       expect(events.map((e) => e.games.includes(id))).toEqual([true, true, true]);
       expect((await fresh.prisma.game.findUniqueOrThrow({ where: { id } })).status).toBe('in_progress');
     }));
