@@ -6,6 +6,12 @@ const LEADER_LOCK_ID = 7_243_002;
 export interface IngestLeadership {
   /** Resolves once this process holds the lock (at once when it is free). */
   acquired: Promise<void>;
+  /**
+   * Resolves if the lock's connection closes while held and not released (a database restart, an
+   * administrator's terminate): the session, and with it the lock, is gone, and another process may
+   * take over. Never resolves otherwise.
+   */
+  lost: Promise<void>;
   /** Gives the lock up (or stops waiting for it). */
   release(): Promise<void>;
 }
@@ -20,16 +26,24 @@ export function waitForIngestLeadership(databaseUrl: string, retryMs = 15_000, o
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let wake: () => void = () => {};
+  let markLost: () => void = () => {};
+  const lost = new Promise<void>((resolve) => (markLost = resolve));
 
   const acquired = (async () => {
     let told = false;
     while (!stopped) {
       const attempt = new Client({ connectionString: databaseUrl });
+      // A connection cut while idle emits 'error': unhandled, it would end the process. Its end is
+      // what tells (below).
+      attempt.on('error', () => {});
       try {
         await attempt.connect();
         const { rows } = await attempt.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LEADER_LOCK_ID]);
         if (rows[0]?.ok) {
           client = attempt; // kept open: the session holds the lock
+          attempt.on('end', () => {
+            if (!stopped) markLost();
+          });
           if (stopped) await attempt.end();
           return;
         }
@@ -50,6 +64,7 @@ export function waitForIngestLeadership(databaseUrl: string, retryMs = 15_000, o
 
   return {
     acquired,
+    lost,
     async release() {
       stopped = true;
       if (timer) clearTimeout(timer);

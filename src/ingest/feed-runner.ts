@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import { waitForIngestLeadership } from '../db/ingest-leader';
+import { waitForIngestLeadership, type IngestLeadership } from '../db/ingest-leader';
 import type { EventBus } from '../events/bus';
 import type { Logger } from '../logger';
 import { startOddsApiPoller } from './feeds/the-odds-api/poll';
@@ -46,30 +46,45 @@ function withCompanion(runner: FeedRunner, start: (() => FeedRunner) | undefined
 /**
  * What feeds a serving process: the simulator (`--simulate`), or the upstream pollers (FEED_URL, The
  * Odds API with ODDS_API_KEY; both at once when both are set), or nothing. On a shared PostgreSQL database only one process ingests: the others serve and wait to
- * take over (src/db/ingest-leader.ts). Ingests run one at a time.
+ * take over (src/db/ingest-leader.ts). Ingests run one at a time. A leader whose lock's connection is
+ * cut (a database restart) stops its feeds and waits for the lock again, like any other process: it
+ * takes it back at once unless another process took it first, and never ingests beside it.
  */
 export function startFeeds(deps: FeedDeps): FeedRunner {
   const { config, logger } = deps;
   const ingesting = deps.simulate || Boolean(config.feedUrl) || Boolean(config.oddsApi);
-  if (!config.databaseUrl || !ingesting) return withCompanion(startSources(deps), ingesting ? deps.whileIngesting : undefined);
-  const leadership = waitForIngestLeadership(config.databaseUrl, 15_000, () =>
-    logger.info({ component: 'ingest' }, 'another process ingests into this database: serving only, ready to take over'),
-  );
+  const databaseUrl = config.databaseUrl;
+  if (!databaseUrl || !ingesting) return withCompanion(startSources(deps), ingesting ? deps.whileIngesting : undefined);
+  const log = logger.child({ component: 'ingest' });
+  let leadership: IngestLeadership | undefined;
   let sources: FeedRunner | undefined;
   let stopping = false;
-  const started = leadership.acquired.then(
-    () => {
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const leading = (async () => {
+    while (!stopping) {
+      leadership = waitForIngestLeadership(databaseUrl, 15_000, () => log.info('another process ingests into this database: serving only, ready to take over'));
+      try {
+        await leadership.acquired;
+      } catch {
+        return; // stopped while waiting
+      }
       if (stopping) return;
-      logger.info({ component: 'ingest' }, 'this process ingests');
+      log.info('this process ingests');
       sources = withCompanion(startSources(deps), deps.whileIngesting);
-    },
-    () => {},
-  );
+      await Promise.race([leadership.lost, stopped]);
+      if (stopping) return;
+      log.warn('the ingest lock\'s database connection closed: feeds stopped until this process holds the lock again');
+      await sources.stop();
+      sources = undefined;
+    }
+  })();
   return {
     async stop() {
       stopping = true;
-      await leadership.release();
-      await started;
+      stop();
+      await leadership?.release();
+      await leading;
       await sources?.stop();
     },
   };
