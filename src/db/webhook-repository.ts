@@ -212,6 +212,14 @@ export async function priceMovesAt(prisma: PrismaClient, seenAt: Date, markets: 
 }
 
 /**
+ * Time budget of an evaluation's storing transaction. Prisma's default (5 s) expired on a loaded
+ * machine while a batch of a busy feed (1,633 deliveries) was written: the round failed, the next one
+ * wrote the same batch again, and nothing was ever sent. The transaction's work is bounded by the
+ * batch, so it may take longer; it holds only the cursor's row, which no one else waits for.
+ */
+const STORE_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
+
+/**
  * Stores the deliveries of the versions up to `to`, the statuses seen, and moves the cursor from
  * `from` to `to`, in one transaction: a crash before the commit leaves the cursor where it was and
  * the evaluation runs again, and the unique (webhook, event key) makes that run store nothing twice.
@@ -238,7 +246,7 @@ export async function storeEvaluation(
         ON CONFLICT ("gameId") DO UPDATE SET "status" = EXCLUDED."status"`;
     }
     return true;
-  });
+  }, STORE_TRANSACTION);
 }
 
 // ---- Signals (steam, reverse line movement: src/webhooks/evaluate.ts) ----
@@ -282,7 +290,7 @@ export async function storeSignalEvaluation(prisma: PrismaClient, input: { from:
       await tx.webhookDelivery.createMany({ data: input.deliveries.map((d) => ({ ...d, status: 'pending', nextAttemptAt: input.now })), skipDuplicates: true });
     }
     return true;
-  });
+  }, STORE_TRANSACTION);
 }
 
 // ---- Sending (ingesting process) ----
