@@ -12,6 +12,9 @@ export { MARKET_TYPES, type MarketType } from '../domain';
  */
 export const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 } as const;
 
+/** Whether a number fits an `int` column (INT32). */
+export const inInt32 = (v: number): boolean => v >= INT32.min && v <= INT32.max;
+
 export interface TeamRow {
   id: number;
   leagueId: number;

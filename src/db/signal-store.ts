@@ -198,6 +198,12 @@ export async function detectSignals(
 
   // The capture's own rows are not stored yet: a game read from the database gets them from the capture too.
   const fresh = capture.history.filter((q) => readable(q) && ids.includes(q.gameId));
+  const know = (b: { id: number; isAggregate: boolean }) => {
+    recorder.books.add(b.id);
+    if (b.isAggregate) recorder.aggregates.add(b.id);
+  };
+  // Books this capture creates are not stored yet: known from it, not worth a wait and a read.
+  for (const b of capture.books) know(b);
   const bookKnown = (r: { bookId: number }) => recorder.books.has(r.bookId);
   const booksKnown = fresh.every(bookKnown);
   if (unseen.length || !booksKnown) await settled();
@@ -212,13 +218,7 @@ export async function detectSignals(
     : [[], []];
   if (!booksKnown || !seedRows.every(bookKnown)) {
     const books = await prisma.sportsbook.findMany({ select: { id: true, isAggregate: true } });
-    recorder.books = new Set(books.map((b) => b.id));
-    recorder.aggregates = new Set(books.filter((b) => b.isAggregate).map((b) => b.id));
-  }
-  // Books this capture creates are not stored yet either.
-  for (const b of capture.books) {
-    recorder.books.add(b.id);
-    if (b.isAggregate) recorder.aggregates.add(b.id);
+    for (const b of books) know(b);
   }
   const real = (r: { bookId: number }) => !recorder.aggregates.has(r.bookId);
 

@@ -1,4 +1,4 @@
-import { INT32 } from '../../../db/feed-rows';
+import { inInt32 } from '../../../db/feed-rows';
 
 /**
  * A hand-written check of `game.markets` that is never more lenient than the zod schema's
@@ -49,11 +49,10 @@ export function isPlainRecord(v: unknown): v is Rec {
 export const isNullish = (v: unknown): boolean => v === undefined || v === null;
 /** `z.number()` refuses NaN and the infinities. */
 export const isNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
-const inInt32 = (v: unknown): boolean => (v as number) >= INT32.min && (v as number) <= INT32.max;
 /** The schema's integers: whole numbers in INT32. */
-export const isInt = (v: unknown): boolean => Number.isInteger(v) && inInt32(v);
+export const isInt = (v: unknown): boolean => Number.isInteger(v) && inInt32(v as number);
 /** The schema's `odds`: a number in INT32 (stored rounded). */
-const isOdds = (v: unknown): boolean => isNumber(v) && inInt32(v);
+const isOdds = (v: unknown): boolean => isNumber(v) && inInt32(v as number);
 
 /** `feedOutcomeSchema` of the ingest (the fields the normaliser reads). */
 function outcomeValid(o: unknown): boolean {

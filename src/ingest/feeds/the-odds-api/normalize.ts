@@ -1,5 +1,5 @@
 import { americanToDecimal, decimalToAmerican, decimalToFractional, InvalidOddsError, SIDES_BY_MARKET, type StoredMarketType } from '../../../domain';
-import { INT32, type BoxscoreRow, type GameIdentity, type GameRow, type NormalizedDocument, type QuoteRow, type SportsbookRow } from '../../../db/feed-rows';
+import { inInt32, type BoxscoreRow, type GameIdentity, type GameRow, type NormalizedDocument, type QuoteRow, type SportsbookRow } from '../../../db/feed-rows';
 import { LEAGUE_ID_NBA, LEAGUE_ID_WNBA, seasonPhaseOn, teamByName } from '../../reference-data';
 import { FeedDocumentError, formatPath } from '../feed-document-error';
 import { bookOf, fnv1a } from './books';
@@ -174,7 +174,7 @@ function pricesAt(price: number, decimal: boolean, name: string, where: string):
 function pricesOf(price: number, decimal: boolean): { american: number; decimal: number; fractional: string } {
   const american = decimal ? decimalToAmerican(price) : Math.round(price);
   // Stored as an `int`: a decimal a hair above 1 (or a vast one) has no American price that fits.
-  if (american < INT32.min || american > INT32.max) throw new InvalidOddsError(`Invalid odds ${String(price)}: the American price is beyond a 32-bit integer`);
+  if (!inInt32(american)) throw new InvalidOddsError(`Invalid odds ${String(price)}: the American price is beyond a 32-bit integer`);
   const d = decimal ? price : americanToDecimal(american);
   return { american, decimal: d, fractional: decimalToFractional(d) };
 }
