@@ -214,6 +214,28 @@ run('live odds board in Chromium', () => {
     await expect(cell('moneyline', 'away').locator('.price').textContent()).resolves.toBe('+175');
   });
 
+  test('when a chart is drawn again while its history still loads, then the page stays responsive and the chart appears once it arrives', async () => {
+    // The history answers slowly (a loaded server); a window resize redraws the charts meanwhile. The
+    // redraw used to ask for the history again at once, and again: a loop that froze the page.
+    await page.route('**/historical?**', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue().catch(() => {});
+    });
+    try {
+      await page.fill('#api-key', key);
+      await page.click('#key-form button');
+      await waitForBoard('#game-7101 .chart');
+      await page.setViewportSize({ width: 1200, height: 900 });
+      await new Promise((r) => setTimeout(r, 400)); // past the resize's 150 ms, before the history's answer
+      const answered = await Promise.race([page.evaluate(() => 'answered'), new Promise((r) => setTimeout(() => r('frozen'), 5_000))]);
+      expect(answered).toBe('answered');
+      await page.locator('#game-7101 .chart canvas').first().waitFor();
+    } finally {
+      await page.unroute('**/historical?**');
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
+
   test('then no request left the page\'s own host and the page raised no error', () => {
     expect(foreignRequests).toEqual([]);
     expect(pageErrors).toEqual([]);

@@ -256,10 +256,12 @@
   /** The series of /historical?interval= for one game and market: each book's value at every step it changed. */
   function loadHistory(s, gameId, type) {
     var key = gameId + ':' + type;
-    if (s.history[key] || s.historyPending[key] || s.historyPlan) return Promise.resolve();
-    s.historyPending[key] = true;
+    // A chart drawn again while its history loads waits for that load: resolving at once, its redraw
+    // asked for the history again, and again, a loop of promise callbacks that froze the page.
+    if (s.historyPending[key]) return s.historyPending[key];
+    if (s.history[key] || s.historyPlan) return Promise.resolve();
     var path = '/historical?start_date=' + leagueDate + '&end_date=' + leagueDate + '&game_id=' + gameId + '&market_type=' + type + '&interval=' + HISTORY_INTERVAL + '&limit=288';
-    return api(path, s.key).then(
+    return (s.historyPending[key] = api(path, s.key).then(
       function (body) {
         var series = {};
         body.data.forEach(function (snap) {
@@ -290,7 +292,7 @@
         if (err.status === 403) s.historyPlan = true; // Starter: no history routes
         else s.history[key] = { error: err.message };
       },
-    );
+    ));
   }
 
   /** uPlot's aligned data: one x per instant; per book its value where it changed, undefined elsewhere (the step holds). */
