@@ -198,7 +198,7 @@ describe('configuration and the data directory', () => {
       });
       // The server restarted itself with the V8 flags of its memory budgets (src/cli/v8-flags.ts)
       // in the same process: the one spawned here, whose pid the lock names.
-      expect(fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--max-semi-space-size=1', '--liftoff-only', BIN, 'serve']));
+      expect(fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--max-semi-space-size=1', '--liftoff-only', '--optimize-for-size', BIN, 'serve']));
       expect(fs.readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
       const { code, stderr } = await odds(['keys', 'list'], env());
       expect(code).toBe(2);

@@ -4,19 +4,21 @@ import { MALLOC_ARENAS, relaunchEnv, SEMI_SPACE_MB, v8FlagsFor } from '../../src
 // checked on the real command in test/integration/cli.test.ts.
 const base = { execArgv: [], nodeOptions: undefined, databaseUrl: undefined };
 const semiSpace = `--max-semi-space-size=${SEMI_SPACE_MB}`;
+const embedded = ['--liftoff-only', '--optimize-for-size'];
 
 test.each([
-  ['serve on the embedded store', [semiSpace, '--liftoff-only'], { ...base, args: ['serve'] }],
-  ['the demo (serve --simulate)', [semiSpace, '--liftoff-only'], { ...base, args: ['serve', '--simulate'] }],
-  ['an empty DATABASE_URL (the embedded store, as config reads it)', [semiSpace, '--liftoff-only'], { ...base, args: ['serve'], databaseUrl: '' }],
+  ['serve on the embedded store', [semiSpace, ...embedded], { ...base, args: ['serve'] }],
+  ['the demo (serve --simulate)', [semiSpace, ...embedded], { ...base, args: ['serve', '--simulate'] }],
+  ['an empty DATABASE_URL (the embedded store, as config reads it)', [semiSpace, ...embedded], { ...base, args: ['serve'], databaseUrl: '' }],
   ['serve on PostgreSQL', [semiSpace], { ...base, args: ['serve'], databaseUrl: 'postgresql://db/odds' }],
   ['ingest', [], { ...base, args: ['ingest', 'feed.jsonl'] }],
   ['keys', [], { ...base, args: ['keys', 'list'] }],
   ['no command (help)', [], { ...base, args: [] }],
-  ['a semi-space given on the command line', ['--liftoff-only'], { ...base, args: ['serve'], execArgv: ['--max-semi-space-size=8'] }],
-  ['a semi-space given in NODE_OPTIONS, spelled with underscores', ['--liftoff-only'], { ...base, args: ['serve'], nodeOptions: '--experimental-vm-modules --max_semi_space_size=4' }],
-  ['--no-liftoff-only given', [semiSpace], { ...base, args: ['serve'], execArgv: ['--no-liftoff-only'] }],
-  ['both already given (the restarted process)', [], { ...base, args: ['serve'], execArgv: [semiSpace, '--liftoff-only'] }],
+  ['a semi-space given on the command line', embedded, { ...base, args: ['serve'], execArgv: ['--max-semi-space-size=8'] }],
+  ['a semi-space given in NODE_OPTIONS, spelled with underscores', embedded, { ...base, args: ['serve'], nodeOptions: '--experimental-vm-modules --max_semi_space_size=4' }],
+  ['--no-liftoff-only given', [semiSpace, '--optimize-for-size'], { ...base, args: ['serve'], execArgv: ['--no-liftoff-only'] }],
+  ['--no-optimize-for-size given', [semiSpace, '--liftoff-only'], { ...base, args: ['serve'], execArgv: ['--no-optimize-for-size'] }],
+  ['all already given (the restarted process)', [], { ...base, args: ['serve'], execArgv: [semiSpace, ...embedded] }],
 ])('when the command is %s, then the flags added are %j', (_name, flags, context) => {
   expect(v8FlagsFor(context)).toEqual(flags);
 });
