@@ -2,6 +2,7 @@ import { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { FEED_FORMAT_NAMES, feedFormatNamed } from '../ingest/feeds';
 import { ingestDocuments } from '../ingest/ingest';
+import { tellSkippedOnce } from '../ingest/skipped';
 import type { IngestSummary } from '../ingest/ingest';
 import { DamagedFileError, listFeedFiles, readSources } from '../ingest/sources';
 import { createRedisBus, type EventBus } from '../events/bus';
@@ -53,6 +54,11 @@ export function registerIngestCommand(program: Command): void {
             counts.rejected++;
             bar?.start(files, filesDone, counts);
           },
+          onSkipped: tellSkippedOnce((document, { path, reason }) => {
+            bar?.stop();
+            process.stderr.write(`skipped ${document} ${path}: ${reason}\n`);
+            bar?.start(files, filesDone, counts);
+          }),
           onDocument: (s, name) => {
             sofar = s;
             // Series lines are named file:line; a new file name means the previous file is done.

@@ -188,5 +188,17 @@ export interface NormalizedDocument {
   boxscores: BoxscoreRow[];
   quotes: QuoteRow[];
   publicBetting: PublicBettingRow[];
+  /**
+   * What the document carries that the format leaves out on purpose and an operator should hear of:
+   * an event of a served league whose team the reference data does not know (an All-Star team, an
+   * exhibition opponent), with its path in the document.
+   */
+  skipped?: SkippedPart[];
+}
+
+/** A part of an upstream document left out of its rows (NormalizedDocument.skipped). */
+export interface SkippedPart {
+  path: string;
+  reason: string;
 }
 

@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import { startOddsApiPoller } from './feeds/the-odds-api/poll';
 import { OddsApiUsage } from './feeds/the-odds-api/usage';
 import { ingestDocuments } from './ingest';
+import { tellSkippedOnce } from './skipped';
 import { startPoller } from './poller';
 import { backfillInstants, demoClockShift, simulatedDocuments } from './simulator/simulated-feed';
 import type { SourceDocument } from './sources';
@@ -94,6 +95,7 @@ function startSources(deps: FeedDeps): FeedRunner {
   const { config, db, bus, logger } = deps;
   const log = logger.child({ component: 'ingest' });
   let queue: Promise<unknown> = Promise.resolve();
+  const onSkipped = tellSkippedOnce((document, { path, reason }) => log.warn({ document, path, reason }, 'part of a document skipped'));
 
   const ingest = (documents: SourceDocument[], source: string) => {
     const run = queue.then(async () => {
@@ -102,6 +104,7 @@ function startSources(deps: FeedDeps): FeedRunner {
         db,
         bus,
         onRejected: (name, message) => log.warn({ document: name, reason: message }, 'document rejected'),
+        onSkipped,
       });
       log.info({ source, ...summary, ms: Date.now() - started }, 'ingest run');
     });

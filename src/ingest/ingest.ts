@@ -1,5 +1,5 @@
 import type { Database } from '../db/client';
-import type { NormalizedDocument } from '../db/feed-rows';
+import type { NormalizedDocument, SkippedPart } from '../db/feed-rows';
 import { startDocument, type ChangeSet } from '../db/feed-store';
 import type { EventBus } from '../events/bus';
 import { FeedDocumentError, formatOf, type FeedFormat } from './feeds';
@@ -19,6 +19,8 @@ export interface IngestOptions {
   /** Time stamped on bare documents (default: now, per document). */
   now?: () => Date;
   onRejected?: (name: string, message: string) => void;
+  /** A document's parts its format left out (NormalizedDocument.skipped); the rest of it is ingested. */
+  onSkipped?: (name: string, skipped: readonly SkippedPart[]) => void;
   onDocument?: (summary: IngestSummary, name: string) => void;
   /** Read every document as this format instead of recognising each one's (`odds ingest --format`). */
   format?: FeedFormat | undefined;
@@ -119,6 +121,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
         pending.push({ name: item.source.name, rejected: item.rejected });
       } else {
         const { source, seenAt, doc } = item;
+        if (doc.skipped?.length) options.onSkipped?.(source.name, doc.skipped);
         const started = await startDocument(options.db.prisma, doc, seenAt);
         ahead = readAhead();
         pending.push({ name: source.name, seenAt, doc, done: started.done });

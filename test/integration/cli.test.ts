@@ -114,6 +114,28 @@ describe('odds ingest', () => {
     expect(unknown.stderr).toMatch(/--format.*oddsjam.*actionnetwork, the-odds-api/s);
   });
 
+  test('when captures carry an event of a team the league does not have, then it is named once on stderr and the rest is ingested', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-skip-'));
+    try {
+      // Two real captures of the WNBA week; in both, the first event becomes an All-Star game.
+      const lines = zlib.gunzipSync(fs.readFileSync(feedPath('theoddsapi/wnba-2026-07-14_2026-07-21.jsonl.gz'))).toString('utf8').split('\n').slice(0, 2);
+      const captures = lines.map((line) => JSON.parse(line));
+      for (const capture of captures) Object.assign(capture.body[0], { home_team: 'Team Clark', away_team: 'Team Collier' });
+      const events = captures[0].body.length;
+      const file = path.join(dir, 'all-star.jsonl');
+      fs.writeFileSync(file, captures.map((c) => JSON.stringify(c)).join('\n'));
+      const res = await odds(['ingest', file], env());
+      expect(res.code).toBe(0);
+      expect(res.stdout).toMatch(new RegExp(`^ingested 2 documents: ${events - 1} games, [1-9]\\d* quotes changed, [1-9]\\d* history rows, 0 rejected$`, 'm'));
+      const skipped = res.stderr.split('\n').filter((l) => l.startsWith('skipped '));
+      expect(skipped).toEqual([
+        `skipped ${file}:1 [0]: event ${captures[0].body[0].id} skipped: "Team Clark" and "Team Collier" are not teams of basketball_wnba (src/ingest/reference-data.ts)`,
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('when standard input holds a broken document, then it is rejected with its name and the exit code is 1', async () => {
     const { code, stdout, stderr } = await odds(['ingest', '-'], env(), '{"games": [{"id": "x"}]}');
     expect(code).toBe(1);

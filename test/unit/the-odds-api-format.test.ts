@@ -88,7 +88,14 @@ describe('The Odds API format', () => {
     expect(() => normalize([{ id: 5 }])).toThrow(FeedDocumentError);
     const other = { ...event(), sport_key: 'icehockey_nhl' };
     const stranger = { ...event(), id: 'abc', home_team: 'Springfield Atoms' };
-    expect(normalize([other, stranger]).games).toEqual([]);
+    const itself = { ...event(), id: 'def', away_team: event().home_team };
+    const doc = normalize([other, stranger, itself]);
+    expect(doc.games).toEqual([]);
+    // Another sport is not ours to serve; a served league's event left out is named, for the log.
+    expect(doc.skipped).toEqual([
+      { path: '[1]', reason: 'event abc skipped: "Springfield Atoms" is not a team of basketball_wnba (src/ingest/reference-data.ts)' },
+      { path: '[2]', reason: `event def skipped: home and away are the same team (${JSON.stringify(event().home_team)})` },
+    ]);
   });
 
   test('when an unlisted bookmaker quotes, then it gets a stable id of its own and a book row named by its title', () => {

@@ -61,7 +61,8 @@ function isDecimal(events: readonly OddsApiEvent[], oddsFormat: string | null): 
  * One response of The Odds API v4 as rows. Each event of a served league becomes a game (matched to a
  * stored game of another source by src/db/game-identity.ts), its prices quotes of the books that
  * quote them: live when the capture was taken at or after `commence_time`, pregame before. Events
- * of other sports or with teams the reference data does not know are skipped.
+ * of other sports are skipped; those with teams the reference data does not know too, each named in
+ * the document's `skipped` (the ingest logs it).
  */
 export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOptions): NormalizedDocument {
   const { events, at } = eventsOf(body, name);
@@ -78,7 +79,14 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
     if (leagueId === undefined || seen.has(event.id)) return;
     const home = event.home_team ? teamByName(leagueId, event.home_team) : undefined;
     const away = event.away_team ? teamByName(leagueId, event.away_team) : undefined;
-    if (!home || !away || home.id === away.id) return;
+    if (!home || !away || home.id === away.id) {
+      const unknown = [event.home_team, event.away_team].filter((team) => !team || !teamByName(leagueId, team));
+      const reason = unknown.length
+        ? `${unknown.map((team) => JSON.stringify(team ?? null)).join(' and ')} ${unknown.length > 1 ? 'are not teams' : 'is not a team'} of ${event.sport_key} (src/ingest/reference-data.ts)`
+        : `home and away are the same team (${JSON.stringify(event.home_team)})`;
+      (out.skipped ??= []).push({ path: `[${index}]`, reason: `event ${event.id} skipped: ${reason}` });
+      return;
+    }
     seen.add(event.id);
     const gameId = oddsApiGameId(event.id);
     const startTime = new Date(event.commence_time);
