@@ -1,9 +1,8 @@
 import { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { FEED_FORMAT_NAMES, feedFormatNamed } from '../ingest/feeds';
-import { ingestDocuments } from '../ingest/ingest';
+import { ingestDocuments, type IngestSummary } from '../ingest/ingest';
 import { tellSkippedOnce } from '../ingest/skipped';
-import type { IngestSummary } from '../ingest/ingest';
 import { DamagedFileError, listFeedFiles, readSources } from '../ingest/sources';
 import { createRedisBus, type EventBus } from '../events/bus';
 import { withDatabase } from './database';

@@ -80,9 +80,9 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
     const home = event.home_team ? teamByName(leagueId, event.home_team) : undefined;
     const away = event.away_team ? teamByName(leagueId, event.away_team) : undefined;
     if (!home || !away || home.id === away.id) {
-      const unknown = [event.home_team, event.away_team].filter((team) => !team || !teamByName(leagueId, team));
+      const unknown = [home ? undefined : event.home_team ?? null, away ? undefined : event.away_team ?? null].filter((team) => team !== undefined);
       const reason = unknown.length
-        ? `${unknown.map((team) => JSON.stringify(team ?? null)).join(' and ')} ${unknown.length > 1 ? 'are not teams' : 'is not a team'} of ${event.sport_key} (src/ingest/reference-data.ts)`
+        ? `${unknown.map((team) => JSON.stringify(team)).join(' and ')} ${unknown.length > 1 ? 'are not teams' : 'is not a team'} of ${event.sport_key} (src/ingest/reference-data.ts)`
         : `home and away are the same team (${JSON.stringify(event.home_team)})`;
       (out.skipped ??= []).push({ path: `[${index}]`, reason: `event ${event.id} skipped: ${reason}` });
       return;
