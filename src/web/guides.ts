@@ -33,6 +33,13 @@ const marked = new Marked({
   walkTokens(token) {
     if (token.type === 'link') (token as Tokens.Link).href = siteHref((token as Tokens.Link).href);
   },
+  renderer: {
+    // GFM also strikes text between single tildes, and the guides write approximations that way
+    // ("~1.6x ... ~1.3x"): only a double tilde strikes (false: marked's own rendering).
+    del(token) {
+      return token.raw.startsWith('~~') ? false : `~${this.parser.parseInline(token.tokens)}~`;
+    },
+  },
 });
 
 /** A guide's Markdown as HTML (the body only), or undefined when there is no such guide. */

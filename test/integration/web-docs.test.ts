@@ -147,6 +147,22 @@ run('docs site in Chromium', () => {
     await page.close();
   });
 
+  test('when a guide with wide tables opens on a phone, then the page keeps the screen\'s width and the tables scroll in place', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    page.on('pageerror', (e) => errors.push(`sources (390 px): ${e.message}`));
+    await page.goto(`${t.baseUrl}/docs/guides/sources`, { waitUntil: 'load' }); // its stylesheet applied
+    // a string: this project's type checking has no DOM types
+    const widths = (await page.evaluate(`({
+      page: document.documentElement.scrollWidth,
+      screen: document.documentElement.clientWidth,
+      tables: [...document.querySelectorAll('.doc table')].map((t) => [t.scrollWidth, t.clientWidth]),
+    })`)) as { page: number; screen: number; tables: Array<[number, number]> };
+    expect(widths.page).toBe(widths.screen);
+    // the guide's tables are wider than the phone: each scrolls inside its own box
+    expect(widths.tables.some(([content, box]) => content > box)).toBe(true);
+    await page.close();
+  });
+
   test('when /docs/asyncapi opens, then it renders the document or says why it could not', async () => {
     const page = await open('/docs/asyncapi');
     await page.locator('#asyncapi h1, #status', { hasNotText: /Loading/ }).first().waitFor();

@@ -1,4 +1,7 @@
-import { siteHref } from '../../src/web/guides';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { renderGuide, siteHref } from '../../src/web/guides';
 
 // Links between the docs/*.md guides lead to their pages on the served site; anything else stays.
 describe('siteHref', () => {
@@ -16,5 +19,18 @@ describe('siteHref', () => {
     ['notes.txt', 'notes.txt'],
   ])('when a guide links %s, then the page links %s', (href, expected) => {
     expect(siteHref(href)).toBe(expected);
+  });
+});
+
+describe('renderGuide', () => {
+  test('when a guide writes approximations with single tildes, then nothing is struck through; a double tilde still strikes', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-guides-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'approx.md'), '# Approx\n\nThe ingest slowed ~1.6x and the baseline ~1.3x (**both**). ~~Gone~~ now.\n');
+      const { html } = renderGuide('approx', dir)!;
+      expect(html).toContain('<p>The ingest slowed ~1.6x and the baseline ~1.3x (<strong>both</strong>). <del>Gone</del> now.</p>');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
