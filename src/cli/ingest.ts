@@ -45,6 +45,7 @@ export function registerIngestCommand(program: Command): void {
           db,
           bus,
           format,
+          grouped: true,
           onRejected: (_name, message) => {
             bar?.stop();
             process.stderr.write(`rejected ${message}\n`);

@@ -82,13 +82,15 @@ export class CaptureStatement {
   private readonly parts: string[] = [];
   readonly params: unknown[] = [];
 
-  constructor(feedTime: string, expectedVersion: bigint) {
+  /** `captures`: how many captures the statement writes, each moving the ingest counter by one. */
+  constructor(feedTime: string, expectedVersion: bigint, captures = 1) {
+    const moves = this.param(captures);
     this.parts.push(
       // Asynchronous commit for this transaction only: see docs/ingest.md, "Commit without waiting for the disk".
       `l AS (SELECT pg_advisory_xact_lock(${INGEST_LOCK_ID}), set_config('synchronous_commit', 'off', true))`,
-      `v AS (INSERT INTO "IngestState" ("id", "version", "feedTime") SELECT 1, 1, ${this.param(feedTime)}::timestamp(3) FROM l
-        ON CONFLICT ("id") DO UPDATE SET "version" = "IngestState"."version" + 1, "feedTime" = GREATEST("IngestState"."feedTime", EXCLUDED."feedTime")
-        RETURNING "version", "version" = ${this.param(String(expectedVersion + 1n))}::bigint AS ok)`,
+      `v AS (INSERT INTO "IngestState" ("id", "version", "feedTime") SELECT 1, ${moves}::bigint, ${this.param(feedTime)}::timestamp(3) FROM l
+        ON CONFLICT ("id") DO UPDATE SET "version" = "IngestState"."version" + ${moves}::bigint, "feedTime" = GREATEST("IngestState"."feedTime", EXCLUDED."feedTime")
+        RETURNING "version", "version" = ${this.param(String(expectedVersion + BigInt(captures)))}::bigint AS ok)`,
     );
   }
 

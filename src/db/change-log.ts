@@ -4,7 +4,7 @@ import type { PrismaClient } from './client';
 // that committed it (IngestState.version). That value is the global sequence of the resumable odds
 // stream: one number per ingest, assigned under the ingest lock inside the ingest's transaction, so
 // it follows commit order, is the same for every API process and survives restarts. The entry is
-// written by the capture statement (feed-store.ts) in the same transaction as the change itself.
+// written by the capture statement (capture-group.ts) in the same transaction as the change itself.
 
 /** How long entries are kept: the stream promises replays of at least 24 hours; three days of margin. */
 export const CHANGE_LOG_RETENTION_MS = 72 * 3_600_000;
@@ -20,30 +20,6 @@ export interface ChangedMarket {
   gameId: number;
   marketType: string;
   bookId: number;
-}
-
-/**
- * The parts of a capture statement that log its changes (`param` adds a bind parameter and returns
- * its placeholder). `lostGames`: the capture's lost-game sweep runs, whose games join the entry.
- * `prune`: also drop entries older than CHANGE_LOG_RETENTION_MS (the caller does it now and then).
- * Each part runs only when the capture's counter check passed (`v.ok`).
- */
-export function changeLogParts(
-  param: (value: unknown) => string,
-  entry: { seenAt: string; games: readonly number[]; markets: readonly ChangedMarket[]; lostGames: boolean; prune: boolean },
-): Array<[name: string, sql: string]> {
-  const lost = entry.lostGames ? ` || ARRAY(SELECT "id" FROM lost)` : '';
-  const parts: Array<[string, string]> = [
-    [
-      'changelog',
-      `INSERT INTO "ChangeLog" ("version", "seenAt", "games", "markets")
-        SELECT v."version", ${param(entry.seenAt)}::timestamp(3), ${param(entry.games)}::int[]${lost}, ${param(JSON.stringify(entry.markets))}::jsonb FROM v WHERE v.ok`,
-    ],
-  ];
-  if (entry.prune) {
-    parts.push(['changelog_prune', `DELETE FROM "ChangeLog" WHERE "recordedAt" < now() - ${param(CHANGE_LOG_RETENTION_MS)}::float8 * interval '1 millisecond' AND (SELECT ok FROM v)`]);
-  }
-  return parts;
 }
 
 /** What changed after an event id, read in one statement (one snapshot of the database). */

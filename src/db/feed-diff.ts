@@ -1,24 +1,49 @@
-import { isPropMarket, LIVE_STATUSES } from '../domain';
-import { changeLogParts, changeLogPruneDue } from './change-log';
+import { isPropMarket } from '../domain';
+import { changeLogPruneDue } from './change-log';
 import type { PrismaClient } from './client';
-import {
-  BET_COUNT_COLUMNS, BETTING_COLUMNS, BETTING_KEY, BOXSCORE_COLUMNS, CaptureStatement, GAME_COLUMNS, LEAGUE_COLUMNS, QUOTE_COLUMNS, QUOTE_INPUT, QUOTE_KEY, SPORTSBOOK_COLUMNS, TEAM_COLUMNS,
-} from './capture-statement';
-import type { GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, SportsbookRow, TeamRow } from './feed-rows';
+import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, SportsbookRow, TeamRow } from './feed-rows';
 import { resolveIdentities } from './game-identity';
 import { resolvePlayers } from './players';
-import { detectSignals, writeSignals } from './signal-store';
-import {
-  bettingSlot, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, loadGames, quoteSlot, sourceIdsOf, sweepDue, sweepMemory, type GameState, type QuoteState, type State,
-} from './feed-state';
+import { detectSignals, type SignalRow } from './signal-store';
+import { bettingSlot, loadGames, quoteSlot, sourceIdsOf, sweepDue, sweepMemory, type GameState, type QuoteState, type Slot, type State } from './feed-state';
 
-// One normalised document compared with memory: the statement that writes what it changes.
+// One normalised document compared with memory: the rows it changes (written by capture-group.ts).
 
-/** One document diffed against `state`: its statement, and what it changes once committed. */
+/**
+ * A game's write: its whole row, its bet count alone (with its times: most changes, the bet count
+ * moves at nearly every capture of a game with lines), or only the time it was last seen.
+ */
+export type GameWrite =
+  | { kind: 'row'; id: number; row: object }
+  | { kind: 'bets'; id: number; numBets: number | null; updatedAt: string; seenAt: string }
+  | { kind: 'seen'; id: number; seenAt: string };
+
+/** One document diffed against `state`: the rows it writes, and what it changes once committed. */
 export interface Capture {
   state: State;
-  text: string;
-  params: unknown[];
+  /** The ingest counter this capture commits (IngestState.version). */
+  version: bigint;
+  /** The capture's time (seenAt), as epoch ms and as ISO text. */
+  at: number;
+  stamp: string;
+  /** The league's season, when the document changes it. */
+  league?: { id: number; currentSeason: string; currentSeasonType: string; isActive: boolean };
+  /** Leagues and sportsbooks this capture creates. */
+  leagueRows: object[];
+  bookRows: SportsbookRow[];
+  teamRows: Array<TeamRow & { updatedAt: string }>;
+  games: GameWrite[];
+  boxRows: Array<BoxscoreRow & { updatedAt: string }>;
+  /** Changed quotes (`record`: the Quote row as of this capture, `moved`: it gets a history row). */
+  quotes: Array<{ quote: QuoteState; record: object; moved: boolean }>;
+  betting: Array<{ game: GameState; slot: Slot; record: object }>;
+  /** The lost-game sweep runs with this capture (it is then written alone). */
+  sweep: boolean;
+  /** The games the document carries (the sweep leaves them alone). */
+  gameIds: number[];
+  /** The change log's pruning is due with this capture. */
+  prune: boolean;
+  signals: SignalRow[];
   changedGames: Set<number>;
   changedMarkets: Map<string, { gameId: number; marketType: string; bookId: number }>;
   quotesChanged: number;
@@ -102,8 +127,8 @@ export const iso = (t: number): string => {
 };
 
 /**
- * Diffs `doc` against `state` (updating it), and builds the one statement that writes what changed,
- * with the line-movement signals the capture brings. `settled` resolves once the captures diffed
+ * Diffs `doc` against `state` (updating it): the rows that change, with the line-movement signals
+ * the capture brings. `settled` resolves once the captures diffed
  * before it have committed: a game or its signals not in memory are read from the database then.
  */
 export async function diffDocument(
@@ -122,7 +147,6 @@ export async function diffDocument(
   // one expects the next value); if the statement is refused, memory is dropped anyway.
   const version = state.version + 1n;
   state.version = version;
-  const sql = new CaptureStatement(stamp, version - 1n);
   const changedGames = new Set<number>();
   const changedMarkets = new Map<string, { gameId: number; marketType: string; bookId: number }>();
   const markChanged = (q: QuoteRow) =>
@@ -131,6 +155,7 @@ export async function diffDocument(
 
   // Leagues: the document's season; a league the reference data does not know still gets a row.
   const leagueRows: object[] = [];
+  let leagueUpdate: Capture['league'];
   if (doc.league) {
     const { id, currentSeason, currentSeasonType, isActive } = doc.league;
     const league = state.leagues.get(id);
@@ -141,8 +166,7 @@ export async function diffDocument(
     };
     if (league && !sameFields(league, update)) {
       Object.assign(league, update);
-      sql.add('league', `UPDATE "League" SET "currentSeason" = ${sql.param(league.currentSeason)}, "currentSeasonType" = ${sql.param(league.currentSeasonType)},
-        "isActive" = ${sql.param(league.isActive)} WHERE "id" = ${sql.param(id)} AND (SELECT ok FROM v)`);
+      leagueUpdate = { id, ...league };
     }
   }
   for (const leagueId of new Set(doc.games.map((g) => g.leagueId))) {
@@ -151,12 +175,10 @@ export async function diffDocument(
     leagueRows.push({ id: leagueId, sport: 'basketball', name: `league ${leagueId}`, description: '', logo: '', ...league });
     state.leagues.set(leagueId, league);
   }
-  sql.write('League', LEAGUE_COLUMNS, leagueRows, { key: ['id'], keep: LEAGUE_COLUMNS.map(([n]) => n) });
 
   // Books the reference data does not list (a source's unlisted keys): created once, never renamed.
   const bookRows = (doc.books ?? []).filter((b) => !state.books.has(b.id));
   for (const b of bookRows) state.books.add(b.id);
-  sql.write('Sportsbook', SPORTSBOOK_COLUMNS, bookRows, { key: ['id'], keep: SPORTSBOOK_COLUMNS.map(([n]) => n) });
 
   // Teams: changed standings or names; games may name teams the document does not describe, which
   // get a placeholder to be filled later.
@@ -180,14 +202,9 @@ export async function diffDocument(
       state.teams.set(teamId, placeholder);
     }
   }
-  sql.write('Team', TEAM_COLUMNS, [...teamRows, ...placeholders], { key: ['id'] });
 
-  // Games: new or changed rows in one upsert; games whose bet count alone changed (most changes: it
-  // moves at nearly every capture of a game with lines) in one narrow update, as the time each other
-  // carried game was seen.
-  const gameRows: object[] = [];
-  const betCounts: Array<{ id: number; numBets: number | null; updatedAt: string; seenAt: string }> = [];
-  const onlySeen: number[] = [];
+  // Games: new or changed rows; games whose bet count alone changed; the time each other carried game was seen.
+  const games: GameWrite[] = [];
   const created = new Set<number>();
   /** Games another source describes: this document adds its id to them, and its prices. */
   const described = new Set<number>();
@@ -198,7 +215,7 @@ export async function diffDocument(
     const game = current ? mergedGame(current.row, incoming, doc, described, taken) : incoming;
     if (!current) {
       created.add(game.id);
-      gameRows.push({ ...game, updatedAt: stamp, seenAt: stamp });
+      games.push({ kind: 'row', id: game.id, row: { ...game, updatedAt: stamp, seenAt: stamp } });
       state.games.set(game.id, { row: game, updatedAt: at, seenAt: at, quotes: new Map(), betting: new Map() });
       changedGames.add(game.id);
     } else if ((current.updatedAt <= at || described.has(game.id) || taken.has(game.id)) && !sameFields(current.row, game)) {
@@ -208,28 +225,19 @@ export async function diffDocument(
       const seen = Math.max(current.seenAt, at);
       const updated = taken.has(game.id) ? at : Math.max(current.updatedAt, at);
       if (current.row.numBets !== game.numBets && sameFields(current.row, game, 'numBets')) {
-        betCounts.push({ id: game.id, numBets: game.numBets, updatedAt: iso(updated), seenAt: iso(seen) });
+        games.push({ kind: 'bets', id: game.id, numBets: game.numBets, updatedAt: iso(updated), seenAt: iso(seen) });
       } else {
-        gameRows.push({ ...game, updatedAt: iso(updated), seenAt: iso(seen) });
+        games.push({ kind: 'row', id: game.id, row: { ...game, updatedAt: iso(updated), seenAt: iso(seen) } });
       }
       Object.assign(current, { row: game, updatedAt: updated, seenAt: seen });
       changedGames.add(game.id);
     } else if (current.seenAt < at) {
-      onlySeen.push(game.id);
+      games.push({ kind: 'seen', id: game.id, seenAt: stamp });
       current.seenAt = at;
     }
   }
-  sql.write('Game', GAME_COLUMNS, gameRows, { key: ['id'] });
-  if (betCounts.length) {
-    sql.rows('bets', BET_COUNT_COLUMNS, betCounts);
-    sql.add('bet_counts', `UPDATE "Game" g SET "numBets" = bets."numBets", "updatedAt" = bets."updatedAt", "seenAt" = bets."seenAt"
-      FROM bets WHERE g."id" = bets."id" AND (SELECT ok FROM v)`);
-  }
-  if (onlySeen.length) {
-    sql.add('seen', `UPDATE "Game" SET "seenAt" = ${sql.param(stamp)}::timestamp(3) WHERE "id" = ANY(${sql.param(onlySeen)}::int[]) AND (SELECT ok FROM v)`);
-  }
 
-  const boxRows: object[] = [];
+  const boxRows: Capture['boxRows'] = [];
   for (const box of doc.boxscores) {
     if (described.has(box.gameId)) continue;
     const current = state.boxscores.get(box.gameId);
@@ -238,11 +246,10 @@ export async function diffDocument(
     state.boxscores.set(box.gameId, { row: box, updatedAt: at });
     changedGames.add(box.gameId);
   }
-  sql.write('Boxscore', BOXSCORE_COLUMNS, boxRows, { key: ['gameId'] });
 
-  // Quotes: the document against memory. Each changed quote is sent once; the history rows are the
+  // Quotes: the document against memory. Each changed quote is written once; the history rows are the
   // ones whose point or price moved, stamped with the time it moved (this document's).
-  const quoteRows: object[] = [];
+  const quoteRows: Capture['quotes'] = [];
   const moved: QuoteRow[] = [];
   let historyRows = 0;
   // Each quote the document carries is stamped with this diff: the game's other quotes are withdrawn below.
@@ -256,7 +263,7 @@ export async function diffDocument(
         row: quote, isAvailable: true, seenAt: at, changedAt: at, openPoint: quote.point, openAmerican: quote.american, openedAt: at, source: doc.source, carriedBy: diff,
       };
       quotes.set(slot, fresh);
-      quoteRows.push(quoteRecord(fresh, true));
+      quoteRows.push({ quote: fresh, record: quoteRecord(fresh, true), moved: true });
       moved.push(quote);
       historyRows++;
       markChanged(quote);
@@ -270,7 +277,7 @@ export async function diffDocument(
       !current.isAvailable || current.row.lineStatus !== quote.lineStatus || current.row.outcomeId !== quote.outcomeId || current.row.teamId !== quote.teamId;
     if (!priceMoved && !otherChange) continue;
     Object.assign(current, { row: quote, isAvailable: true, seenAt: at, changedAt: priceMoved ? at : current.changedAt, source: doc.source });
-    quoteRows.push(quoteRecord(current, priceMoved));
+    quoteRows.push({ quote: current, record: quoteRecord(current, priceMoved), moved: priceMoved });
     markChanged(quote);
     if (priceMoved) {
       historyRows++;
@@ -286,22 +293,15 @@ export async function diffDocument(
       const kind = doc.quoteKind ?? 'game';
       if (kind !== 'all' && isPropMarket(q.row.marketType) !== (kind === 'props')) continue; // the other endpoint's quotes
       Object.assign(q, { isAvailable: false, seenAt: at });
-      quoteRows.push(quoteRecord(q, false));
+      quoteRows.push({ quote: q, record: quoteRecord(q, false), moved: false });
       markChanged(q.row);
     }
   }
-  if (quoteRows.length) {
-    sql.rows('q', QUOTE_INPUT, quoteRows);
-    sql.write('Quote', QUOTE_COLUMNS, { from: 'q' }, { key: QUOTE_KEY, keep: ['openPoint', 'openAmerican', 'openedAt'] });
-  }
-  if (historyRows) {
-    sql.add('h', `INSERT INTO "OddsHistory" ("gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "decimal", "seenAt", "source", "playerId", "lineKey")
-      SELECT "gameId", "bookId", "marketType", "period", "side", "isLive", "point", "american", "decimal", "changedAt", "source", "playerId", "lineKey" FROM q WHERE "moved" AND (SELECT ok FROM v)`);
-  }
 
-  const bettingRows: object[] = [];
+  const bettingRows: Capture['betting'] = [];
   for (const row of doc.publicBetting) {
-    const betting = gameOf(state, row.gameId).betting;
+    const game = gameOf(state, row.gameId);
+    const betting = game.betting;
     const slot = bettingSlot(row);
     const current = betting.get(slot);
     // numBets is the game's bet count, repeated on every row: readers take it from the game, so a
@@ -309,36 +309,20 @@ export async function diffDocument(
     // The key fields are equal by construction: only the two percentages can differ.
     const same = current && current.row.ticketsPercent === row.ticketsPercent && current.row.moneyPercent === row.moneyPercent;
     if (current && (current.updatedAt > at || same)) continue;
-    bettingRows.push({ ...row, updatedAt: stamp });
+    bettingRows.push({ game, slot, record: { ...row, updatedAt: stamp } });
     betting.set(slot, { row, updatedAt: at });
-  }
-  if (bettingRows.length) {
-    sql.rows('b', BETTING_COLUMNS, bettingRows);
-    sql.write('PublicBetting', BETTING_COLUMNS, { from: 'b' }, { key: BETTING_KEY });
   }
 
   const carried = new Set(gameIds);
   const sweep = sweepDue(state, at, carried);
-  if (sweep) {
-    const live = LIVE_STATUSES.map((s) => `'${s}'`).join(', ');
-    const cut = sql.param(iso(at - LOST_GAME_AFTER_MS));
-    sql.add('lost', `UPDATE "Game" SET "status" = '${LOST_GAME_STATUS}', "statusDisplay" = '${LOST_GAME_DISPLAY}', "updatedAt" = ${sql.param(stamp)}::timestamp(3)
-      WHERE "status" IN (${live}) AND "startTime" < ${cut}::timestamp(3) AND COALESCE("seenAt", "updatedAt") < ${cut}::timestamp(3)
-        AND "id" <> ALL(${sql.param(gameIds)}::int[]) AND (SELECT ok FROM v) RETURNING "id"`);
-    sweepMemory(state, at, carried);
-  }
+  if (sweep) sweepMemory(state, at, carried);
 
-  // The change log entry rides in the same statement, so no change commits without its sequence.
-  if (changedGames.size || changedMarkets.size || sweep) {
-    const entry = { seenAt: stamp, games: [...changedGames], markets: [...changedMarkets.values()], lostGames: sweep, prune: changeLogPruneDue(version) };
-    for (const [name, part] of changeLogParts((value) => sql.param(value), entry)) sql.add(name, part);
-  }
-
-  // The signals too: they commit with the prices that showed them (docs/signals.md, "Stored at ingest").
-  let returning = sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : '';
-  const found = changedMarkets.size ? await detectSignals(prisma, additions(state, at, changedMarkets, moved, bookRows, created), settled) : [];
-  if (found.length) returning += writeSignals(sql, found, seenAt);
-  return { state, text: sql.text(returning), params: sql.params, changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows };
+  // The signals detected with the capture commit with the prices that showed them (docs/signals.md, "Stored at ingest").
+  const signals = changedMarkets.size ? await detectSignals(prisma, additions(state, at, changedMarkets, moved, bookRows, created), settled) : [];
+  return {
+    state, version, at, stamp, ...(leagueUpdate && { league: leagueUpdate }), leagueRows, bookRows, teamRows: [...teamRows, ...placeholders], games, boxRows,
+    quotes: quoteRows, betting: bettingRows, sweep, gameIds, prune: changeLogPruneDue(version), signals, changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows,
+  };
 }
 
 /** The game of a document's quote or betting row: one of the document's games, in memory by now. */

@@ -290,8 +290,8 @@ export function forgetSignals(prisma: PrismaClient): void {
  * is (an event keeps its first figures); a leader's data is replaced when it differs. Returns the
  * expression of the statement's answer naming the rows inserted or changed (storedSignals reads it).
  */
-export function writeSignals(sql: CaptureStatement, rows: readonly SignalRow[], at: Date): string {
-  const json = JSON.stringify(rows.map((r) => ({ ...r, at: r.at.toISOString(), detectedAt: at.toISOString() })));
+export function writeSignals(sql: CaptureStatement, rows: ReadonlyArray<SignalRow & { detectedAt: Date }>): string {
+  const json = JSON.stringify(rows.map((r) => ({ ...r, at: r.at.toISOString(), detectedAt: r.detectedAt.toISOString() })));
   sql.add(
     'sig',
     `INSERT INTO "LineSignal" ("key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt")

@@ -1,6 +1,6 @@
 import type { Database } from '../db/client';
 import type { NormalizedDocument, SkippedPart } from '../db/feed-rows';
-import { startDocument, type ChangeSet } from '../db/feed-store';
+import { CAPTURES_PER_STATEMENT, startDocument, type ChangeSet, type StartedCapture } from '../db/feed-store';
 import type { EventBus } from '../events/bus';
 import { FeedDocumentError, formatOf, type FeedFormat } from './feeds';
 import type { SourceDocument } from './sources';
@@ -24,6 +24,12 @@ export interface IngestOptions {
   onDocument?: (summary: IngestSummary, name: string) => void;
   /** Read every document as this format instead of recognising each one's (`odds ingest --format`). */
   format?: FeedFormat | undefined;
+  /**
+   * The documents are a recorded series, read as fast as they are written (`odds ingest`): consecutive
+   * captures are written in groups, up to CAPTURES_PER_STATEMENT in one transaction, instead of one
+   * each (a poller's documents, which come one at a time, are written as they come).
+   */
+  grouped?: boolean;
 }
 
 /** A document read and normalised ahead, or the reason it was rejected. */
@@ -35,7 +41,8 @@ type Prepared = { source: SourceDocument; seenAt: Date; doc: NormalizedDocument 
  * (main-thread work) were done, so the database waited for them; with several queued, statements go
  * out back to back while that work runs beside them. Measured on the 128 captures of 2026-01-24
  * (whole `odds ingest`, median of 5): 1, 3, 8, 16, 32 queued took 1452, 1458, 1352, 1364, 1429 ms.
- * Memory holds the queued documents (normalised, ~150 kB each).
+ * Memory holds the queued documents (normalised, ~150 kB each). Written in groups, two groups: one
+ * whose statement runs while the next is compared with memory.
  */
 const QUEUED_CAPTURES = 8;
 
@@ -49,6 +56,7 @@ const QUEUED_CAPTURES = 8;
  */
 export async function ingestDocuments(documents: AsyncIterable<SourceDocument> | Iterable<SourceDocument>, options: IngestOptions): Promise<IngestSummary> {
   const summary: IngestSummary = { documents: 0, games: 0, quotesChanged: 0, historyRows: 0, rejected: 0 };
+  const queued = options.grouped ? 2 * CAPTURES_PER_STATEMENT : QUEUED_CAPTURES;
   const games = new Set<number>();
   const now = options.now ?? (() => new Date());
   const iterator = Symbol.asyncIterator in documents ? documents[Symbol.asyncIterator]() : toAsync(documents[Symbol.iterator]());
@@ -76,7 +84,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
    * Documents in stream order whose statements are queued or running (`done`), and rejected ones
    * behind them: each is counted (and, committed, published) once those before it are.
    */
-  const pending: Array<{ name: string; seenAt: Date; doc: NormalizedDocument; done: Promise<ChangeSet> } | { name: string; rejected: FeedDocumentError }> = [];
+  const pending: Array<{ name: string; seenAt: Date; doc: NormalizedDocument; started: StartedCapture } | { name: string; rejected: FeedDocumentError }> = [];
   const finishOldest = async (): Promise<void> => {
     const item = pending.shift();
     if (!item) return;
@@ -88,8 +96,9 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
       options.onDocument?.(summary, item.name);
       return;
     }
-    const { name, seenAt, doc, done } = item;
-    const changes = await done;
+    const { name, seenAt, doc, started } = item;
+    started.send();
+    const changes: ChangeSet = await started.done;
     summary.documents++;
     // Read once committed: the store renumbers the games of string-id sources to the games they are.
     for (const game of doc.games) games.add(game.id);
@@ -122,14 +131,14 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
       } else {
         const { source, seenAt, doc } = item;
         if (doc.skipped?.length) options.onSkipped?.(source.name, doc.skipped);
-        const started = await startDocument(options.db.prisma, doc, seenAt);
+        const started = await startDocument(options.db.prisma, doc, seenAt, { hold: options.grouped ?? false });
         ahead = readAhead();
-        pending.push({ name: source.name, seenAt, doc, done: started.done });
+        pending.push({ name: source.name, seenAt, doc, started });
       }
       await yieldToIo();
       // In stream order: a rejected document at the front is counted at once; the oldest capture is
-      // waited for once more than QUEUED_CAPTURES are pending.
-      while (pending.length && ('rejected' in pending[0]! || pending.filter((p) => 'done' in p).length > QUEUED_CAPTURES)) await finishOldest();
+      // waited for once more than `queued` are pending.
+      while (pending.length && ('rejected' in pending[0]! || pending.filter((p) => 'started' in p).length > queued)) await finishOldest();
     }
     await finishAll();
   } catch (error) {
@@ -137,7 +146,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     // stops; those behind a failed one fail with it, and are settled too before the run ends, so
     // that the next run starts afresh (feed-store.ts, startDocument).
     await finishAll().catch(() => {});
-    await Promise.allSettled(pending.map((item) => ('done' in item ? item.done : undefined)));
+    await Promise.allSettled(pending.map((item) => ('started' in item ? (item.started.send(), item.started.done) : undefined)));
     await iterator.return?.();
     throw error;
   }
