@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Database } from '../../src/db/client';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { seedReferenceData } from '../../src/ingest/seed';
@@ -308,18 +309,21 @@ describe('replay of a recorded series', () => {
       expect(new Set(versions).size).toBe(versions.length);
     }), 60_000);
 
-  test('when a capture fails on the database, then the run stops with its error, the captures queued behind it are not written, and the next run goes on from the database', () =>
+  test.each([
+    ['each capture its own statement', false],
+    ['captures written in groups', true],
+  ])('when a capture fails on the database (%s), then the run stops with its error, the captures queued behind it are not written, and the next run goes on from the database', (_, grouped) =>
     withTwoStores(async (fresh, reference) => {
       const captures = readSeries('nba-2026-01-24.jsonl.gz').slice(0, 8);
       const stream = (from: number, to: number) => captures.slice(from, to).map((c, i) => doc(c.body, c.fetched_at, `series:${from + i + 1}`));
-      await ingestDocuments(stream(0, 2), { db: fresh });
+      await ingestDocuments(stream(0, 2), { db: fresh, grouped });
       // The database refuses every capture statement for a while (as a failing disk or a restart would).
       const accept = await refuseInserts(fresh, 'ChangeLog', 'refused by the test');
-      expect(await outcomeOf(ingestDocuments(stream(2, 6), { db: fresh }))).toMatch(/refused by the test/);
+      expect(await outcomeOf(ingestDocuments(stream(2, 6), { db: fresh, grouped }))).toMatch(/refused by the test/);
       const versionAfterFailure = await fresh.prisma.changeLog.count();
       await accept();
       // The failure is not passed on: the next run is written, diffed from what the database holds.
-      const summary = await ingestDocuments(stream(6, 8), { db: fresh });
+      const summary = await ingestDocuments(stream(6, 8), { db: fresh, grouped });
       expect(summary).toMatchObject({ documents: 2, rejected: 0 });
       expect(await fresh.prisma.changeLog.count()).toBeGreaterThan(versionAfterFailure);
       // Exactly as if the refused captures had never been sent.
@@ -422,4 +426,54 @@ describe('replay of a recorded series', () => {
       await fresh.close();
     }
   }, 180_000);
+});
+
+describe('captures written in groups (a recorded series, as odds ingest writes it)', () => {
+  /** Every feed table, row for row, without what differs between two stores whatever the ingest (row ids, times of the reference data and of commits). */
+  const tables = async (d: Database) => {
+    const out: Record<string, unknown[]> = {};
+    for (const [table, order] of [
+      ['League', '"id"'], ['Sportsbook', '"id"'], ['Team', '"id"'], ['Game', '"id"'], ['Boxscore', '"gameId"'], ['Player', '"leagueId", "name"'],
+      ['Quote', '"gameId", "bookId", "marketType", "period", "side", "isLive", "playerId", "lineKey"'],
+      ['OddsHistory', '"gameId", "bookId", "marketType", "period", "side", "isLive", "playerId", "lineKey", "seenAt"'],
+      ['PublicBetting', '"gameId", "bookId", "marketType", "period", "side"'],
+      ['ChangeLog', '"version"'], ['LineSignal', '"key"'], ['IngestState', '"id"'],
+    ] as Array<[string, string]>) {
+      const rows = await d.prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT * FROM "${table}" ORDER BY ${order}`);
+      out[table] = rows.map(({ id: _id, recordedAt: _recorded, ...r }) => (table === 'Team' || table === 'League' ? { ...r, updatedAt: undefined } : r));
+    }
+    return out;
+  };
+  /** Each odds event, with its lists in a fixed order (a set's order is not part of the event). */
+  const sorted = (events: OddsChangeEvent[]) =>
+    events.map((e) => ({ ...e, games: [...e.games].sort(), markets: [...e.markets].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) }));
+
+  test.each([
+    ['the Action Network series of 2026-01-24', ['nba-2026-01-24.jsonl.gz']],
+    ["the Action Network playoff series, then The Odds API's Australian days of the same games (decimal prices, other ids)", ['nba-2026-04-29-playoffs.jsonl.gz', 'theoddsapi/nba-au-daily-2026-04-26_2026-05-01.jsonl.gz']],
+    ["The Odds API's WNBA week (in-play prices, string ids, moved start times)", ['theoddsapi/wnba-2026-07-14_2026-07-21.jsonl.gz']],
+  ])('when %s is written in groups, then every table, counter and odds event equals writing one capture at a time', async (_, files) => {
+    const runs: Array<{ tables: Record<string, unknown[]>; events: OddsChangeEvent[]; signals: string[]; summary: object }> = [];
+    for (const grouped of [false, true]) {
+      await withOddsEvents(async (fresh, bus, events) => {
+        const signals: string[] = [];
+        bus.subscribe('signals', (e) => signals.push(...e.signals.map((s) => s.key)));
+        let summary: object = {};
+        for (const file of files) summary = await ingestDocuments(readSources(feedPath(file)), { db: fresh, bus, grouped });
+        runs.push({ tables: await tables(fresh), events: sorted(events), signals: [...new Set(signals)].sort(), summary });
+      });
+    }
+    const [single, grouped] = runs as [(typeof runs)[0], (typeof runs)[0]];
+    expect(single.tables['OddsHistory']!.length).toBeGreaterThan(1000);
+    expect(grouped.summary).toEqual(single.summary);
+    // The first row that differs, not whole tables: a failing comparison of thousands of rows takes minutes to print.
+    const same = (name: string, got: unknown[], want: unknown[]) => {
+      const at = Math.max(0, want.findIndex((row, i) => !isDeepStrictEqual(row, got[i])));
+      expect([name, got.length, at, got[at]]).toEqual([name, want.length, at, want[at]]);
+    };
+    for (const table of Object.keys(single.tables)) same(table, grouped.tables[table]!, single.tables[table]!);
+    same('odds events', grouped.events, single.events);
+    // A market leader's data that two captures of a group change is written, and announced, once.
+    expect(grouped.signals).toEqual(single.signals);
+  }, 300_000);
 });

@@ -118,11 +118,14 @@ describe.each([['nba-2026-01-24.jsonl.gz'], ['nba-2026-04-29-playoffs.jsonl.gz']
     for (const [key, data] of reference) expect([key, stored.get(key)]).toEqual([key, data]);
   });
 
-  test('when the whole series is ingested in one run (captures diffed while the previous one commits), then it stores the same signals', async () => {
+  test.each([
+    ['each capture its own statement', false],
+    ['captures written in groups, as odds ingest writes a recorded series', true],
+  ])('when the whole series is ingested in one run (captures diffed while the previous one commits; %s), then it stores the same signals', async (_, grouped) => {
     const fresh = await openTestDatabase();
     try {
       await seedReferenceData(fresh.prisma);
-      await ingestDocuments(docs, { db: fresh });
+      await ingestDocuments(docs, { db: fresh, grouped });
       expectReference(await storedSignals(fresh));
     } finally {
       await fresh.close();
@@ -147,7 +150,10 @@ describe.each([['nba-2026-01-24.jsonl.gz'], ['nba-2026-04-29-playoffs.jsonl.gz']
       }
     }, 300_000);
 
-    test('when two ingesting processes take turns every ten captures, then each reloads what the other wrote, signals included, and the stored signals are the same', async () => {
+    test.each([
+      ['each capture its own statement', false],
+      ['captures written in groups, so that a group finds the counter moved', true],
+    ])('when two ingesting processes take turns every ten captures (%s), then each reloads what the other wrote, signals included, and the stored signals are the same', async (_, grouped) => {
       const first = await openTestDatabase('postgres');
       let second: Database | undefined;
       try {
@@ -156,7 +162,7 @@ describe.each([['nba-2026-01-24.jsonl.gz'], ['nba-2026-04-29-playoffs.jsonl.gz']
         // Each turn finds the ingest counter moved by the other process: its memory, and its signals'
         // memory with it, is read again from the database before it writes.
         for (let start = 0, turn = 0; start < docs.length; start += 10, turn++) {
-          await ingestDocuments(docs.slice(start, start + 10), { db: turn % 2 ? second : first });
+          await ingestDocuments(docs.slice(start, start + 10), { db: turn % 2 ? second : first, grouped });
         }
         expectReference(await storedSignals(first));
       } finally {
