@@ -43,6 +43,8 @@ export function registerSimulateCommand(program: Command): void {
         let done = 0;
         const summary = await ingestDocuments(documents, {
           db,
+          // Generated ahead, as a recorded series is read: written in groups, as `odds ingest` writes one.
+          grouped: true,
           onDocument: (s) => {
             Object.assign(payload, { games: s.games, at: documents[done]?.fetchedAt?.toISOString() ?? payload.at });
             done++;

@@ -125,14 +125,10 @@ export async function startDocument(prisma: PrismaClient, doc: NormalizedDocumen
     if (!options.hold || capture.sweep || group.captures.length >= CAPTURES_PER_STATEMENT) sendHeld(prisma);
   }
   const done = (async () => {
-    if (group) {
-      const changes = await group.outcome;
-      if (changes) return changes[index]!;
-      // Written again in order: after the capture before it.
-      await previous;
-    } else {
-      await previous;
-    }
+    const changes = group ? await group.outcome : null;
+    if (changes) return changes[index]!;
+    // Not written (no memory, or its statement found the counter moved): written again, after the capture before it.
+    await previous;
     return writeAgain(prisma, doc, seenAt);
   })();
   const own = queue;
@@ -236,7 +232,7 @@ async function sendGroup(prisma: PrismaClient, captures: readonly Capture[], sta
   return captures.map((capture, i) => {
     const { changedGames, changedMarkets } = capture;
     // The games the sweep marked (memory holds the change since the diff): announced with the capture.
-    for (const id of result.lost ?? []) changedGames.add(Number(id));
+    if (capture.sweep) for (const id of result.lost ?? []) changedGames.add(Number(id));
     return { games: [...changedGames], markets: [...changedMarkets.values()], quotesChanged: capture.quotesChanged, historyRows: capture.historyRows, version: Number(capture.version), signals: signals[i]! };
   });
 }
