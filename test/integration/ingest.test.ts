@@ -440,7 +440,7 @@ describe('captures written in groups (a recorded series, as odds ingest writes i
       ['ChangeLog', '"version"'], ['LineSignal', '"key"'], ['IngestState', '"id"'],
     ] as Array<[string, string]>) {
       const rows = await d.prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT * FROM "${table}" ORDER BY ${order}`);
-      out[table] = rows.map(({ id: _id, recordedAt: _recorded, ...r }) => (table === 'Team' || table === 'League' ? { ...r, updatedAt: undefined } : r));
+      out[table] = rows.map(({ id: _id, recordedAt: _recorded, createdAt: _created, ...r }) => (['Team', 'League', 'Player'].includes(table) ? { ...r, updatedAt: undefined } : r));
     }
     return out;
   };
@@ -452,6 +452,7 @@ describe('captures written in groups (a recorded series, as odds ingest writes i
     ['the Action Network series of 2026-01-24', ['nba-2026-01-24.jsonl.gz']],
     ["the Action Network playoff series, then The Odds API's Australian days of the same games (decimal prices, other ids)", ['nba-2026-04-29-playoffs.jsonl.gz', 'theoddsapi/nba-au-daily-2026-04-26_2026-05-01.jsonl.gz']],
     ["The Odds API's WNBA week (in-play prices, string ids, moved start times)", ['theoddsapi/wnba-2026-07-14_2026-07-21.jsonl.gz']],
+    ["The Odds API's player props (players matched and created, alternate lines)", ['theoddsapi/wnba-props-2023-05_2023-07.jsonl.gz']],
   ])('when %s is written in groups, then every table, counter and odds event equals writing one capture at a time', async (_, files) => {
     const runs: Array<{ tables: Record<string, unknown[]>; events: OddsChangeEvent[]; signals: string[]; summary: object }> = [];
     for (const grouped of [false, true]) {
