@@ -46,6 +46,9 @@ type Prepared = { source: SourceDocument; seenAt: Date; doc: NormalizedDocument 
  */
 const QUEUED_CAPTURES = 8;
 
+/** How long the next document of a stream may take before the captures read so far are finished (written and announced). */
+const PAUSE_MS = 50;
+
 /**
  * Ingests a stream of documents in order: each one normalised, then written in its own transaction;
  * a rejected document writes nothing and the stream goes on. After each commit, what changed is
@@ -119,6 +122,9 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
   let ahead = readAhead();
   try {
     for (;;) {
+      // A stream that pauses (a pipe fed as captures come) has what it sent written (held captures
+      // too), counted and announced, not kept until more arrives.
+      if (pending.length && !(await settlesWithin(ahead, PAUSE_MS))) await finishAll();
       // A file damaged further on stops the run after what was read before it is committed.
       const item = await ahead.catch(async (error: unknown) => {
         await finishAll();
@@ -151,6 +157,17 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     throw error;
   }
   return summary;
+}
+
+/** Whether `promise` settles (either way) within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([promise.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -429,6 +429,32 @@ describe('replay of a recorded series', () => {
 });
 
 describe('captures written in groups (a recorded series, as odds ingest writes it)', () => {
+  test.each([
+    ['captures written in groups', true],
+    ['each capture its own statement', false],
+  ])('when the stream pauses after some captures (%s), then they are written, counted and announced without waiting for the next ones', (_, grouped) =>
+    withOddsEvents(async (fresh, bus, published) => {
+      const captures = readSeries('nba-2026-01-24.jsonl.gz').slice(0, 4);
+      let resume!: () => void;
+      const paused = new Promise<void>((r) => (resume = r));
+      // A pipe fed as captures come: two, a pause, then two more.
+      async function* stream() {
+        for (const [i, c] of captures.entries()) {
+          if (i === 2) await paused;
+          yield doc(c.body, c.fetched_at, `pipe:${i + 1}`);
+        }
+      }
+      const done: string[] = [];
+      const run = ingestDocuments(stream(), { db: fresh, bus, grouped, onDocument: (_summary, name) => done.push(name) });
+      for (let i = 0; i < 200 && done.length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(done).toEqual(['pipe:1', 'pipe:2']);
+      expect(await fresh.prisma.changeLog.count()).toBe(2);
+      expect(published.map((e) => e.version)).toEqual([1, 2]);
+      resume();
+      expect(await run).toMatchObject({ documents: 4, rejected: 0 });
+      expect(done).toEqual(['pipe:1', 'pipe:2', 'pipe:3', 'pipe:4']);
+    }));
+
   /** Every feed table, row for row, without what differs between two stores whatever the ingest (row ids, times of the reference data and of commits). */
   const tables = async (d: Database) => {
     const out: Record<string, unknown[]> = {};
