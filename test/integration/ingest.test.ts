@@ -500,7 +500,7 @@ describe('captures written in groups (a recorded series, as odds ingest writes i
     };
     for (const table of Object.keys(single.tables)) same(table, grouped.tables[table]!, single.tables[table]!);
     same('odds events', grouped.events, single.events);
-    // A market leader's data that two captures of a group change is written, and announced, once.
+    // Signals as sets of keys: a market leader's data that two captures of a group change is announced once, not twice.
     expect(grouped.signals).toEqual(single.signals);
   }, 300_000);
 });
