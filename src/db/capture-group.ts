@@ -28,7 +28,7 @@ export function groupStatement(captures: readonly Capture[]): GroupStatement {
   const feedTime = captures.reduce((latest, c) => (c.stamp > latest ? c.stamp : latest), first.stamp);
   const sql = new CaptureStatement(feedTime, first.version - 1n, captures.length);
 
-  const league = lastOf(captures.map((c) => c.league));
+  const league = captures.findLast((c) => c.league)?.league;
   if (league) {
     sql.add('league', `UPDATE "League" SET "currentSeason" = ${sql.param(league.currentSeason)}, "currentSeasonType" = ${sql.param(league.currentSeasonType)},
       "isActive" = ${sql.param(league.isActive)} WHERE "id" = ${sql.param(league.id)} AND (SELECT ok FROM v)`);
@@ -135,11 +135,6 @@ export function groupStatement(captures: readonly Capture[]): GroupStatement {
   let returning = first.sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : '';
   if (signals.size) returning += writeSignals(sql, [...signals.values()]);
   return { text: sql.text(returning), params: sql.params, signalOwners };
-}
-
-function lastOf<T>(values: ReadonlyArray<T | undefined>): T | undefined {
-  for (let i = values.length - 1; i >= 0; i--) if (values[i] !== undefined) return values[i];
-  return undefined;
 }
 
 /** The last row of each id, in the order ids were first met. */

@@ -83,7 +83,7 @@ export class CaptureStatement {
   readonly params: unknown[] = [];
 
   /** `captures`: how many captures the statement writes, each moving the ingest counter by one. */
-  constructor(feedTime: string, expectedVersion: bigint, captures = 1) {
+  constructor(feedTime: string, expectedVersion: bigint, captures: number) {
     const moves = this.param(captures);
     this.parts.push(
       // Asynchronous commit for this transaction only: see docs/ingest.md, "Commit without waiting for the disk".

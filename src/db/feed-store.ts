@@ -61,7 +61,6 @@ interface Group {
   /** Each capture's changes once the statement committed; null when it wrote nothing (counter not the one expected). */
   outcome: Promise<ChangeSet[] | null>;
   start(outcome: Promise<ChangeSet[] | null>): void;
-  sent: boolean;
 }
 
 /** Per database client: the last capture started, the memory it was diffed against, whether it failed, and the held group. */
@@ -143,7 +142,7 @@ export async function startDocument(prisma: PrismaClient, doc: NormalizedDocumen
   return {
     done,
     send: () => {
-      if (group && !group.sent) sendHeld(prisma);
+      if (group && queue.held === group) sendHeld(prisma);
     },
   };
 }
@@ -152,7 +151,7 @@ function newGroup(previous: Promise<unknown>): Group {
   let start!: Group['start'];
   const outcome = new Promise<ChangeSet[] | null>((resolve) => (start = resolve));
   outcome.catch(() => {});
-  return { captures: [], previous, outcome, start, sent: false };
+  return { captures: [], previous, outcome, start };
 }
 
 /**
@@ -166,7 +165,6 @@ function sendHeld(prisma: PrismaClient): void {
   const group = queue?.held;
   if (!queue || !group) return;
   queue.held = undefined;
-  group.sent = true;
   const { captures } = group;
   const statement = groupStatement(captures);
   const pipelined = pipelinedQueryOf(prisma);

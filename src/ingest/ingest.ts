@@ -1,6 +1,6 @@
 import type { Database } from '../db/client';
 import type { NormalizedDocument, SkippedPart } from '../db/feed-rows';
-import { CAPTURES_PER_STATEMENT, startDocument, type ChangeSet, type StartedCapture } from '../db/feed-store';
+import { CAPTURES_PER_STATEMENT, startDocument, type StartedCapture } from '../db/feed-store';
 import type { EventBus } from '../events/bus';
 import { FeedDocumentError, formatOf, type FeedFormat } from './feeds';
 import type { SourceDocument } from './sources';
@@ -50,12 +50,12 @@ const QUEUED_CAPTURES = 8;
 const PAUSE_MS = 50;
 
 /**
- * Ingests a stream of documents in order: each one normalised, then written in its own transaction;
- * a rejected document writes nothing and the stream goes on. After each commit, what changed is
- * published on the bus. While a document's statement runs on the database, the next documents are
- * read, normalised and compared with memory (CPU work that needs nothing from the database), up to
- * QUEUED_CAPTURES of them, so each statement goes out as soon as the one before commits; statements
- * stay one at a time, in order, and captures are counted and published in order.
+ * Ingests a stream of documents in order: each one normalised, then written in its own transaction
+ * (with `grouped`, together with the captures next to it); a rejected document writes nothing and the
+ * stream goes on. After each commit, what changed is published on the bus. While a statement runs on
+ * the database, the next documents are read, normalised and compared with memory (CPU work that needs
+ * nothing from the database), up to `queued` of them, so each statement goes out as soon as the one
+ * before commits; statements stay one at a time, in order, and captures are counted and published in order.
  */
 export async function ingestDocuments(documents: AsyncIterable<SourceDocument> | Iterable<SourceDocument>, options: IngestOptions): Promise<IngestSummary> {
   const summary: IngestSummary = { documents: 0, games: 0, quotesChanged: 0, historyRows: 0, rejected: 0 };
@@ -84,7 +84,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     return next;
   };
   /**
-   * Documents in stream order whose statements are queued or running (`done`), and rejected ones
+   * Documents in stream order whose statements are held, queued or running (`started`), and rejected ones
    * behind them: each is counted (and, committed, published) once those before it are.
    */
   const pending: Array<{ name: string; seenAt: Date; doc: NormalizedDocument; started: StartedCapture } | { name: string; rejected: FeedDocumentError }> = [];
@@ -101,7 +101,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     }
     const { name, seenAt, doc, started } = item;
     started.send();
-    const changes: ChangeSet = await started.done;
+    const changes = await started.done;
     summary.documents++;
     // Read once committed: the store renumbers the games of string-id sources to the games they are.
     for (const game of doc.games) games.add(game.id);
