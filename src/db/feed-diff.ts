@@ -1,10 +1,10 @@
-import { isPropMarket } from '../domain';
+import { isPropMarket, type BettingSplit } from '../domain';
 import { changeLogPruneDue } from './change-log';
 import type { PrismaClient } from './client';
 import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, SportsbookRow, TeamRow } from './feed-rows';
 import { resolveIdentities } from './game-identity';
 import { resolvePlayers } from './players';
-import { detectSignals, type SignalRow } from './signal-store';
+import { detectSignals, lowestBookSplits, type SignalRow } from './signal-store';
 import { bettingSlot, loadGames, quoteSlot, sourceIdsOf, sweepDue, sweepMemory, type GameState, type QuoteState, type Slot, type State } from './feed-state';
 
 // One normalised document compared with memory: the rows it changes (written by capture-group.ts).
@@ -64,8 +64,8 @@ export interface CaptureAdditions {
   history: QuoteRow[];
   /** Each of those games' status after the capture. */
   statuses: Map<number, string>;
-  /** Each of those games' public-betting rows after the capture (every book, period and market). */
-  betting: PublicBettingRow[];
+  /** Each of those games' public-betting shares after the capture (lowestBookSplits). */
+  splits: Map<number, BettingSplit[]>;
   /** The sportsbooks this capture creates. */
   books: readonly SportsbookRow[];
   /** The games this capture creates: nothing of them is stored yet. */
@@ -342,12 +342,17 @@ function additions(
 ): CaptureAdditions {
   const gameIds = [...new Set([...changedMarkets.values()].map((m) => m.gameId))];
   const statuses = new Map<number, string>();
-  const betting: PublicBettingRow[] = [];
-  if (gameIds.length) {
-    for (const id of gameIds) statuses.set(id, state.games.get(id)?.row.status ?? '');
-    for (const id of gameIds) for (const b of state.games.get(id)?.betting.values() ?? []) betting.push(b.row);
+  const splits = new Map<number, BettingSplit[]>();
+  for (const id of gameIds) {
+    const game = state.games.get(id);
+    statuses.set(id, game?.row.status ?? '');
+    splits.set(id, game ? lowestBookSplits(bettingRows(game)) : []);
   }
-  return { at: new Date(at), gameIds, history, statuses, betting, books, created };
+  return { at: new Date(at), gameIds, history, statuses, splits, books, created };
+}
+
+function* bettingRows(game: GameState): Iterable<PublicBettingRow> {
+  for (const b of game.betting.values()) yield b.row;
 }
 
 function quoteRecord(q: QuoteState, moved: boolean): object {

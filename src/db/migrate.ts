@@ -63,9 +63,12 @@ async function repairInterruptedMigrations(adapterFactory: SqlMigrationAwareDriv
     const tx = await adapter.startTransaction();
     try {
       const [[locked]] = (await query(tx, `SELECT pg_try_advisory_xact_lock(${PRISMA_MIGRATE_LOCK})`)) as [[unknown]];
-      const rows = locked ? await query(tx, 'SELECT id, migration_name, finished_at IS NOT NULL, rolled_back_at IS NOT NULL FROM _prisma_migrations') : [];
+      const rows = locked ? await query(tx, 'SELECT id, migration_name, finished_at IS NOT NULL, rolled_back_at IS NOT NULL, logs IS NOT NULL FROM _prisma_migrations') : [];
       const live = rows.filter((r) => !truthy(r[3]));
-      const unfinished = live.filter((r) => !truthy(r[2]));
+      // A migration whose script failed (Prisma recorded the error in `logs`) was not interrupted: it
+      // is left for Prisma to refuse with that error. Taken for a kill, a script that cannot apply
+      // (a unique index over duplicate rows, say) would be recorded as finished without its change.
+      const unfinished = live.filter((r) => !truthy(r[2]) && !truthy(r[4]));
       const messages: string[] = [];
       if (unfinished.length && live.every((r) => r[1] === first.name)) {
         const created = (kind: 'TABLE' | 'TYPE') => [...first.sql.matchAll(new RegExp(`CREATE ${kind} "([^"]+)"`, 'g'))].map((m) => `"${m[1]}"`);

@@ -16,6 +16,7 @@ import {
 import type { CaptureStatement } from './capture-statement';
 import type { PrismaClient } from './client';
 import type { CaptureAdditions } from './feed-diff';
+import type { PublicBettingRow } from './feed-rows';
 
 // Line-movement signals at ingest (issue 23; docs/signals.md): with each capture, the games whose
 // prices it moved and that have not started get their signals brought up to date, and every event
@@ -140,19 +141,21 @@ const recorders = new WeakMap<PrismaClient, Recorder>();
 const FORGET_AFTER_MS = 2 * 24 * 3_600_000;
 
 /**
- * The shares of each market's side: the lowest-numbered book's that has them (the feed's public
- * figures are per book). One pass, not a sort of every row: a capture's games carry hundreds.
+ * The shares of each full-game market side of one game: the lowest-numbered book's that has them (the
+ * feed's public figures are per book). One pass over the game's rows, matched against the few sides
+ * found so far: building a text key per row made this a third of the signals' CPU at ingest.
  */
-function lowestBookSplits(betting: CaptureAdditions['betting']): BettingSplit[] {
-  const lowest = new Map<string, BettingSplit & { bookId: number }>();
-  for (const b of betting) {
+export function lowestBookSplits(rows: Iterable<PublicBettingRow>): BettingSplit[] {
+  const lowest: Array<BettingSplit & { bookId: number }> = [];
+  for (const b of rows) {
     if (b.period !== 'full_game' || b.ticketsPercent === null) continue;
-    const key = `${b.gameId}|${b.marketType}|${b.side}`;
-    const held = lowest.get(key);
-    if (held && held.bookId <= b.bookId) continue;
-    lowest.set(key, { gameId: b.gameId, marketType: b.marketType, side: b.side, ticketsPercent: b.ticketsPercent, moneyPercent: b.moneyPercent, bookId: b.bookId });
+    const i = lowest.findIndex((s) => s.marketType === b.marketType && s.side === b.side);
+    if (i >= 0 && lowest[i]!.bookId <= b.bookId) continue;
+    const split = { gameId: b.gameId, marketType: b.marketType, side: b.side, ticketsPercent: b.ticketsPercent, moneyPercent: b.moneyPercent, bookId: b.bookId };
+    if (i >= 0) lowest[i] = split;
+    else lowest.push(split);
   }
-  return [...lowest.values()];
+  return lowest;
 }
 
 /** The history rows the detectors read: pregame, full game, game markets. */
@@ -227,9 +230,6 @@ export async function detectSignals(
   const byGame = new Map<number, HistoryPrice[]>(ids.map((id) => [id, []]));
   for (const r of seedRows) if (real(r)) byGame.get(r.gameId)!.push(r);
   for (const q of fresh) if (real(q)) byGame.get(q.gameId)!.push({ gameId: q.gameId, bookId: q.bookId, marketType: q.marketType, period: q.period, side: q.side, isLive: q.isLive, point: q.point, american: q.american, seenAt: at });
-  // Read only when an RLM window needs them.
-  let splits: BettingSplit[] | undefined;
-  const splitsOf = (): BettingSplit[] => (splits ??= lowestBookSplits(capture.betting));
 
   const seeded = new Map<number, GameMemory>();
   for (const id of ids) {
@@ -250,7 +250,7 @@ export async function detectSignals(
     }
     for (const w of found.rlmWindows) {
       if (game.stored.has(windowKey(w))) continue;
-      const e = reverseLineMovementOf(w, splitsOf(), SIDES_BY_MARKET, thresholds);
+      const e = reverseLineMovementOf(w, capture.splits.get(id) ?? [], SIDES_BY_MARKET, thresholds);
       if (e) rows.push(rlmRow(e));
     }
     // A game read from the database compares every leader with what is stored; else those this capture touched.

@@ -178,20 +178,25 @@ describeWithPostgres('on PostgreSQL', () => {
     });
   }, 120_000);
 
-  test('when a migration fails half-way, then nothing of it stays (each script runs in one transaction)', async () => {
+  test('when a migration fails half-way, then nothing of it stays (each script runs in one transaction), and the next run refuses it again', async () => {
     await withScratchDatabase(async (url) => {
       const dir = allButLast();
+      const repairs: string[] = [];
       try {
         mkdirSync(path.join(dir, last.name));
         writeFileSync(path.join(dir, last.name, 'migration.sql'), 'CREATE TABLE "HalfDone" ("id" INTEGER NOT NULL);\n\nSELECT 1 / 0;\n');
         await expect(applyMigrations(new PrismaPg({ connectionString: url }), dir)).rejects.toThrow(/division by zero/);
+        // A failure is not a kill: the next run does not take the script for applied, nor retry it silently.
+        await expect(applyMigrations(new PrismaPg({ connectionString: url }), dir, (m) => repairs.push(m))).rejects.toThrow(/failed migrations/);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+      expect(repairs).toEqual([]);
       const client = new Client({ connectionString: url });
       await client.connect();
       try {
         expect((await client.query(`SELECT to_regclass('"HalfDone"') IS NULL AS gone`)).rows[0]).toEqual({ gone: true });
+        expect((await client.query(`SELECT finished_at FROM _prisma_migrations WHERE migration_name = $1`, [last.name])).rows).toEqual([{ finished_at: null }]);
       } finally {
         await client.end();
       }
