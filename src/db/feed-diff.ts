@@ -4,7 +4,7 @@ import type { PrismaClient } from './client';
 import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, SportsbookRow, TeamRow } from './feed-rows';
 import { resolveIdentities } from './game-identity';
 import { resolvePlayers } from './players';
-import { detectSignals, lowestBookSplits, type SignalRow } from './signal-store';
+import { detectSignals, lowestBookSplits, SIGNAL_STATUS, type SignalRow } from './signal-store';
 import { bettingSlot, loadGames, quoteSlot, sourceIdsOf, sweepDue, sweepMemory, type GameState, type QuoteState, type Slot, type State } from './feed-state';
 
 // One normalised document compared with memory: the rows it changes (written by capture-group.ts).
@@ -64,7 +64,7 @@ export interface CaptureAdditions {
   history: QuoteRow[];
   /** Each of those games' status after the capture. */
   statuses: Map<number, string>;
-  /** Each of those games' public-betting shares after the capture (lowestBookSplits). */
+  /** The public-betting shares after the capture (lowestBookSplits) of those games that have not started (SIGNAL_STATUS). */
   splits: Map<number, BettingSplit[]>;
   /** The sportsbooks this capture creates. */
   books: readonly SportsbookRow[];
@@ -345,14 +345,11 @@ function additions(
   const splits = new Map<number, BettingSplit[]>();
   for (const id of gameIds) {
     const game = state.games.get(id);
-    statuses.set(id, game?.row.status ?? '');
-    splits.set(id, game ? lowestBookSplits(bettingRows(game)) : []);
+    const status = game?.row.status ?? '';
+    statuses.set(id, status);
+    if (game && status === SIGNAL_STATUS) splits.set(id, lowestBookSplits(game.betting.values()));
   }
   return { at: new Date(at), gameIds, history, statuses, splits, books, created };
-}
-
-function* bettingRows(game: GameState): Iterable<PublicBettingRow> {
-  for (const b of game.betting.values()) yield b.row;
 }
 
 function quoteRecord(q: QuoteState, moved: boolean): object {

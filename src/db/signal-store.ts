@@ -141,13 +141,14 @@ const recorders = new WeakMap<PrismaClient, Recorder>();
 const FORGET_AFTER_MS = 2 * 24 * 3_600_000;
 
 /**
- * The shares of each full-game market side of one game: the lowest-numbered book's that has them (the
+ * The shares of each full-game market side of one game (its public-betting rows as memory holds
+ * them, GameState.betting): the lowest-numbered book's that has them (the
  * feed's public figures are per book). One pass over the game's rows, matched against the few sides
  * found so far: building a text key per row made this a third of the signals' CPU at ingest.
  */
-export function lowestBookSplits(rows: Iterable<PublicBettingRow>): BettingSplit[] {
+export function lowestBookSplits(betting: Iterable<{ readonly row: PublicBettingRow }>): BettingSplit[] {
   const lowest: Array<BettingSplit & { bookId: number }> = [];
-  for (const b of rows) {
+  for (const { row: b } of betting) {
     if (b.period !== 'full_game' || b.ticketsPercent === null) continue;
     const i = lowest.findIndex((s) => s.marketType === b.marketType && s.side === b.side);
     if (i >= 0 && lowest[i]!.bookId <= b.bookId) continue;
@@ -157,6 +158,9 @@ export function lowestBookSplits(rows: Iterable<PublicBettingRow>): BettingSplit
   }
   return lowest;
 }
+
+/** The status of the games whose signals are detected: those that have not started. */
+export const SIGNAL_STATUS = 'scheduled';
 
 /** The history rows the detectors read: pregame, full game, game markets. */
 const readable = (p: { period: string; isLive: boolean; marketType: string }) => p.period === 'full_game' && !p.isLive && (MARKET_TYPES as readonly string[]).includes(p.marketType);
@@ -182,7 +186,7 @@ export async function detectSignals(
   const ids: number[] = [];
   for (const id of capture.gameIds) {
     // A game that left `scheduled` is read again from the database if it ever comes back.
-    if (capture.statuses.get(id) === 'scheduled') ids.push(id);
+    if (capture.statuses.get(id) === SIGNAL_STATUS) ids.push(id);
     else recorder.games.delete(id);
   }
   if (!ids.length) return [];
