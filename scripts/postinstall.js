@@ -7,9 +7,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
-// npm says what it leaves out (`--omit=dev`, or NODE_ENV=production); the tools may still be present
-// as peers of @prisma/client, but the sources to build (tsconfig, src/) need not be.
-const production = (process.env.npm_config_omit ?? '').split(/[\s,]+/).includes('dev');
+// npm leaves devDependencies out when told (`--omit=dev`, which it passes on as npm_config_omit) and,
+// unless told to include them (`--include=dev`), when NODE_ENV=production, which it does not pass on.
+// The tools may still be present as peers of @prisma/client, but not the types the build needs.
+const listed = (name) => (process.env[name] ?? '').split(/[\s,]+/).includes('dev');
+const production = !listed('npm_config_include') && (listed('npm_config_omit') || process.env.NODE_ENV === 'production');
 
 if (!production) {
   const npm = process.env.npm_execpath;
@@ -19,6 +21,9 @@ if (!production) {
   run('build');
 } else if (fs.existsSync(path.join(root, 'dist', 'cli', 'index.js'))) {
   process.stdout.write('odds: production install: using the compiled dist/ (build tools are devDependencies)\n');
+} else if (process.env.NODE_ENV === 'production' && !listed('npm_config_omit')) {
+  process.stderr.write('odds: NODE_ENV=production makes npm leave out the build tools (devDependencies), and this checkout is not built yet: run `npm install --include=dev` (then `npm start`)\n');
+  process.exit(1);
 } else {
   process.stderr.write('odds: production install without a build: run `npm ci && npm run build` first (prisma and typescript are devDependencies), then `npm ci --omit=dev`\n');
   process.exit(1);
