@@ -141,10 +141,10 @@ const recorders = new WeakMap<PrismaClient, Recorder>();
 const FORGET_AFTER_MS = 2 * 24 * 3_600_000;
 
 /**
- * The shares of each full-game market side of one game (its public-betting rows as memory holds
- * them, GameState.betting): the lowest-numbered book's that has them (the
- * feed's public figures are per book). One pass over the game's rows, matched against the few sides
- * found so far: building a text key per row made this a third of the signals' CPU at ingest.
+ * The shares of each full-game market side of one game, from its public-betting rows as memory holds
+ * them (GameState.betting): the lowest-numbered book's that has them (the feed's public figures are
+ * per book). One pass over the game's rows, matched against the few sides found so far: building a
+ * text key per row made this a third of the signals' CPU at ingest.
  */
 export function lowestBookSplits(betting: Iterable<{ readonly row: PublicBettingRow }>): BettingSplit[] {
   const lowest: Array<BettingSplit & { bookId: number }> = [];
