@@ -37,3 +37,15 @@ describeWithPostgres('on PostgreSQL', () => {
     await checkBookkeeping('postgres');
   });
 });
+
+// On PostgreSQL a migration's script is split on `;` to run in one transaction (src/db/migrate.ts): a
+// `;` inside a comment cuts a statement in two and the migration fails with a syntax error.
+test('when the migrations are read, then no comment of theirs holds a `;`', () => {
+  const commentsWithSemicolon = readMigrations().flatMap((m) =>
+    m.sql
+      .split('\n')
+      .filter((line) => /--[^\n]*;/.test(line))
+      .map((line) => `${m.name}: ${line.trim()}`),
+  );
+  expect(commentsWithSemicolon).toEqual([]);
+});
