@@ -11,7 +11,8 @@ const root = path.join(__dirname, '..');
 // unless told to include them (`--include=dev`), when NODE_ENV=production, which it does not pass on.
 // The tools may still be present as peers of @prisma/client, but not the types the build needs.
 const listed = (name) => (process.env[name] ?? '').split(/[\s,]+/).includes('dev');
-const production = !listed('npm_config_include') && (listed('npm_config_omit') || process.env.NODE_ENV === 'production');
+const omittedByNodeEnv = process.env.NODE_ENV === 'production' && !listed('npm_config_omit');
+const production = !listed('npm_config_include') && (listed('npm_config_omit') || omittedByNodeEnv);
 
 if (!production) {
   const npm = process.env.npm_execpath;
@@ -21,7 +22,7 @@ if (!production) {
   run('build');
 } else if (fs.existsSync(path.join(root, 'dist', 'cli', 'index.js'))) {
   process.stdout.write('odds: production install: using the compiled dist/ (build tools are devDependencies)\n');
-} else if (process.env.NODE_ENV === 'production' && !listed('npm_config_omit')) {
+} else if (omittedByNodeEnv) {
   process.stderr.write('odds: NODE_ENV=production makes npm leave out the build tools (devDependencies), and this checkout is not built yet: run `npm install --include=dev` (then `npm start`)\n');
   process.exit(1);
 } else {

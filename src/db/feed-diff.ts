@@ -1,7 +1,7 @@
 import { isPropMarket, type BettingSplit } from '../domain';
 import { changeLogPruneDue } from './change-log';
 import type { PrismaClient } from './client';
-import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, SportsbookRow, TeamRow } from './feed-rows';
+import type { BoxscoreRow, GameRow, NormalizedDocument, QuoteRow, SportsbookRow, TeamRow } from './feed-rows';
 import { resolveIdentities } from './game-identity';
 import { resolvePlayers } from './players';
 import { detectSignals, lowestBookSplits, SIGNAL_STATUS, type SignalRow } from './signal-store';
