@@ -7,6 +7,7 @@ import { startFeeds } from './ingest/feed-runner';
 import { OddsApiUsage } from './ingest/feeds/the-odds-api/usage';
 import { seedReferenceData } from './ingest/seed';
 import { createLocalBus, createRedisBus } from './events/bus';
+import { leaveProcess } from './exit';
 import { createLogger } from './logger';
 import { startWebhookWorker } from './webhooks/worker';
 
@@ -16,9 +17,10 @@ export const SHUTDOWN_DEADLINE_MS = 15_000;
 /**
  * `odds serve`: load config, open and migrate the store, create the app, listen, and on SIGTERM or
  * SIGINT shut down in order: stop accepting, finish requests and the ingest in progress, close
- * sockets, the bus and the database, exit 0.
+ * sockets, the bus and the database. `stopped` then resolves with the exit code (0) for the CLI to
+ * leave with; a shutdown that fails or outlives SHUTDOWN_DEADLINE_MS leaves at once with 1.
  */
-export async function serve(options: { simulate: boolean }): Promise<{ port: number; config: Config; db: Database }> {
+export async function serve(options: { simulate: boolean }): Promise<{ port: number; config: Config; db: Database; stopped: Promise<number> }> {
   const config = loadConfig();
   const logger = createLogger(config);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, command: 'odds serve' });
@@ -51,6 +53,8 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
   });
 
   let stopping = false;
+  let stop!: (code: number) => void;
+  const stopped = new Promise<number>((resolve) => (stop = resolve));
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -58,7 +62,7 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
     // However the clients and the ingest behave, the process ends (docs/operations.md, "Shutdown").
     setTimeout(() => {
       logger.error({ afterMs: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time, exiting');
-      process.exit(1);
+      leaveProcess(1, 1_000);
     }, SHUTDOWN_DEADLINE_MS).unref();
     const closed = new Promise<void>((resolve) => app.httpServer.close(() => resolve()));
     app.httpServer.closeIdleConnections();
@@ -69,15 +73,15 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
     rateLimitStore?.disconnect();
     await db.close();
     logger.info('stopped');
-    process.exit(0);
+    stop(0);
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       shutdown(signal).catch((error) => {
         logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        leaveProcess(1, 1_000);
       });
     });
   }
-  return { port, config, db };
+  return { port, config, db, stopped };
 }

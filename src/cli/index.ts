@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { ConfigError } from '../config';
 import { DataDirLockedError } from '../db/data-dir-lock';
+import { leaveProcess } from '../exit';
 import { registerAccountCommands } from './accounts';
 import { registerFitCommand } from './fit';
 import { registerIngestCommand } from './ingest';
@@ -28,7 +29,11 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Entry of bin/odds.js: runs one command and sets the exit code (2 for usage and configuration errors). */
+/**
+ * Entry of bin/odds.js: runs one command, then ends the process with its exit code (2 for usage and
+ * configuration errors) by leaveProcess, never by the event loop running dry: that end can deadlock
+ * in Node.js (src/exit.ts). Every command has closed what it opened when its action resolves.
+ */
 export function main(argv: string[]): void {
   buildProgram()
     .parseAsync(argv)
@@ -47,5 +52,6 @@ export function main(argv: string[]): void {
       }
       process.stderr.write(`odds: ${e.message ?? String(error)}\n`);
       process.exitCode = 1;
-    });
+    })
+    .then(() => leaveProcess(Number(process.exitCode ?? 0)));
 }

@@ -17,6 +17,8 @@ export function registerServiceCommands(program: Command): void {
         const { demoBanner, demoKey } = await import('./demo.js');
         process.stdout.write(demoBanner(served.port, served.config.host, await demoKey(served.db, served.config)));
       }
+      // The command lasts as long as the server: main() leaves once the shutdown has closed everything.
+      process.exitCode = await served.stopped;
     });
 
   program
