@@ -12,6 +12,8 @@ interface PageParts {
   body: string;
   styles?: string[];
   scripts?: string[];
+  /** ES modules (`<script type="module">`): run once the page is parsed, after every classic script. */
+  modules?: string[];
   /** `<meta name=... content=...>` pairs the page's script reads. */
   meta?: Record<string, string>;
   /** Show the docs navigation bar (every page but the full-screen tools). */
@@ -26,7 +28,7 @@ export function page(parts: PageParts): string {
     .map(([name, content]) => `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`)
     .join('');
   const styles = ['/assets/site.css', ...(parts.styles ?? [])].map((href) => `<link rel="stylesheet" href="${href}">`).join('');
-  const scripts = (parts.scripts ?? []).map((src) => `<script src="${src}"></script>`).join('');
+  const scripts = [...(parts.scripts ?? []).map((src) => `<script src="${src}"></script>`), ...(parts.modules ?? []).map((src) => `<script type="module" src="${src}"></script>`)].join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${meta}<title>${escapeHtml(parts.title)}</title>${styles}</head><body>${parts.nav === false ? '' : NAV}${parts.body}${scripts}</body></html>`;
 }
 
@@ -36,12 +38,14 @@ export function boardPage(today: string): string {
     title: 'Live odds board',
     meta: { 'league-date': today },
     styles: ['/assets/vendor/uplot.css', '/assets/board.css'],
-    scripts: ['/assets/vendor/socket.io.js', '/assets/vendor/uplot.js', '/assets/api-key.js', '/assets/board.js'],
+    scripts: ['/assets/vendor/socket.io.js', '/assets/vendor/uplot.js', '/assets/api-key.js'],
+    // board.js imports its parts (assets/board-*.js); the Market list is written by it, from its market table.
+    modules: ['/assets/board.js'],
     body: `<header class="board-head"><h1>Live odds board <span class="date" id="board-date"></span></h1>
 <form id="key-form" class="key-form" autocomplete="off"><label for="api-key">API key</label><input id="api-key" name="api-key" type="password" placeholder="sk_..." spellcheck="false"><button type="submit">Connect</button></form>
 <p id="status" class="status" role="status">Enter an API key to load today's games. Running the demo (npm start)? It printed a ready demo key in its terminal, also kept in data/demo-key.</p></header>
 <p id="notice" class="notice" role="note" hidden></p>
-<form id="filters" class="filters" hidden><label>Market <select id="filter-market"><option value="moneyline">Moneyline</option><option value="spread">Spread</option><option value="total">Total</option></select></label>
+<form id="filters" class="filters" hidden><label>Market <select id="filter-market"></select></label>
 <label>Games <select id="filter-phase"><option value="all">All</option><option value="live">Live</option><option value="pregame">Pregame</option></select></label>
 <label>Min EV <input id="filter-min-ev" type="number" inputmode="decimal" step="0.5" min="0" value="0" aria-describedby="min-ev-help"></label><span id="min-ev-help" class="sr-only">per 100 staked</span>
 <label>Sort <select id="filter-sort"><option value="live">Live first</option><option value="start">Start time</option><option value="ev">Best EV</option></select></label>
