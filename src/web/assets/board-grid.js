@@ -2,9 +2,9 @@
 // side, the "Best" row on top (the best per side, chosen as REST's best_odds). Each price says pregame
 // or live, off-board, stale or frozen, and carries the +EV and arbitrage badges of the listing entry
 // computed for exactly that price.
-import { marketOf } from './board-markets.js';
+import { marketOf, pointText } from './board-markets.js';
 import { el } from './board-page.js';
-import { bestOf, bookName, entryFor, filters, outcomesOf, pointText, shownBook, sideLabel } from './board-state.js';
+import { bestOf, bookName, entryFor, filters, outcomesOf, shownBook, sideLabel } from './board-state.js';
 
 function valueBadges(entry) {
   if (!entry || !entry.ev) return [];

@@ -16,6 +16,23 @@ export function marketOf(type) {
   return MARKETS.filter(function (m) { return m.type === type; })[0];
 }
 
+/** Whether a market's sides are the two teams (a total's over and under belong to no team). */
+export function sidesAreTeams(type) {
+  var market = marketOf(type);
+  return !(market && market.line === 'total');
+}
+
+/** A price's point as the grid shows it: none without a line, a handicap signed, a total as it is. */
+export function pointText(type, point) {
+  var market = marketOf(type);
+  var line = market && market.line;
+  if (line === 'none' || point === null || point === undefined) return '';
+  return line === 'handicap' ? signedPoint(point) : String(point);
+}
+function signedPoint(p) {
+  return p > 0 ? '+' + p : String(p);
+}
+
 /**
  * What the chart plots for a quote: the chart side's implied win chance (in %) for a market without a
  * line (moneyline: the home team's), else the chart side's point (the home spread, the total).

@@ -2,7 +2,7 @@
 // book's prices, the listings (EV, arbitrage), each chart's line history, the game cards and the live
 // stream's position. Also the small readings of that data the grid, the chart and the filters share,
 // and how a /live-odds snapshot or delta changes it (board-network.js decides when; this module, what).
-import { MARKETS, chartValue, marketOf } from './board-markets.js';
+import { MARKETS, chartValue, sidesAreTeams } from './board-markets.js';
 
 // What the user chose to see; kept across keys and reloads of the data.
 export var filters = { market: MARKETS[0].type, phase: 'all', minEv: 0, sort: 'live', hiddenBooks: {} };
@@ -23,9 +23,6 @@ export function emptyState(key) {
 
 export function american(price) {
   return price > 0 ? '+' + price : String(price);
-}
-function signedPoint(p) {
-  return p > 0 ? '+' + p : String(p);
 }
 export function isLive(game) {
   return game.status === 'in_progress' || game.status === 'live';
@@ -51,18 +48,9 @@ export function shownBook(id) {
 function fullGame(o) {
   return !o.period || o.period === 'full_game';
 }
-function lineOf(type) {
-  var market = marketOf(type);
-  return market && market.line;
-}
 export function sideLabel(game, type, side) {
-  if (lineOf(type) === 'total') return side === 'over' ? 'Over' : 'Under';
+  if (!sidesAreTeams(type)) return side === 'over' ? 'Over' : 'Under';
   return teamOf(game, side);
-}
-export function pointText(type, point) {
-  var line = lineOf(type);
-  if (line === 'none' || point === null || point === undefined) return '';
-  return line === 'handicap' ? signedPoint(point) : String(point);
 }
 export function outcomesOf(game, type) {
   var market = game.markets && game.markets[type];

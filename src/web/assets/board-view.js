@@ -1,12 +1,12 @@
 // The board drawn from board-state.js: a card per game the filters let through (headline, the grid of
 // the chosen market, the line chart), the value and arbitrage list, the simulated-data notice and
 // the Books filter. Drawn whole on each change; the cards (and their charts) are kept per game.
-import { MARKETS } from './board-markets.js';
+import { MARKETS, pointText } from './board-markets.js';
 import { drawChart } from './board-chart.js';
 import { renderBookFilter, visibleGames } from './board-filters.js';
 import { grid } from './board-grid.js';
 import { el, filtersEl, gamesEl, highlightList, highlightsEl, leagueDate, noticeEl } from './board-page.js';
-import { entryFor, filters, isLive, outcomesOf, pointText, shownBook, sideLabel, state, teamOf } from './board-state.js';
+import { entryFor, filters, isLive, outcomesOf, shownBook, sideLabel, state, teamOf } from './board-state.js';
 
 function headline(game) {
   var box = game.boxscore;
