@@ -1,24 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { subscribe, type ExecutionResult } from 'graphql';
-import { LiveAuthError } from '../auth/live-key';
-import { bearerToken, type Viewer } from '../auth/viewer';
-import { AppError, ERRORS } from '../errors';
-import { attachLiveFeed } from '../events/live-feed';
-import { createContext } from '../graphql/context';
-import type { LiveOddsChange } from '../graphql/live-streams';
-import { ENUM_VOCABULARY } from '../graphql/enums';
-import { liveOddsVariables, OPERATIONS_DIR, variablesFor } from '../graphql/operations';
-import { oddsStreamDocument } from '../graphql/stream-document';
-import { appErrorOf } from './core';
-import type { LiveTransportDeps } from './graphql-ws';
-import type { SignalFilter } from './live-filter';
-import { signalEventsStarter } from './signal-events';
-import { snapshotPayload, type LiveOddsPayload } from './socket-io';
+import { LiveAuthError } from '../../auth/live-key';
+import { bearerToken, type Viewer } from '../../auth/viewer';
+import { AppError, ERRORS } from '../../errors';
+import { ENUM_VOCABULARY } from '../../graphql/enums';
+import { liveOddsVariables, oddsStreamDocument, OPERATIONS_DIR, variablesFor } from '../../graphql/operations';
+import { appErrorOf, liveContext, type LiveDeps } from '../core';
+import type { SignalFilter } from '../filter';
+import type { LiveOddsChange, LiveOddsPayload } from '../protocol';
+import { signalEventsStarter } from '../signal-events';
+import { snapshotPayload } from '../snapshot';
 
 // GET /api/v1/nba/odds/stream: the resumable odds stream as Server-Sent Events, a thin adapter over
-// Subscription.oddsStream (src/graphql/odds-stream.ts). Its events carry the messages of /live-odds
-// (`live_odds` snapshots, `odds_change` deltas, with the same selections: src/graphql/
-// stream-document.ts) and, as `id:`, the global sequence a reconnect gives
+// Subscription.oddsStream (src/services/odds-stream.ts). Its events carry the messages of /live-odds
+// (`live_odds` snapshots, `odds_change` deltas, with the same selections: oddsStreamDocument in
+// src/graphql/operations.ts) and, as `id:`, the global sequence a reconnect gives
 // back in Last-Event-ID. Keys as on every route (Authorization: Bearer), or `api_key` in the query
 // string, since a browser's EventSource cannot set headers. docs/live-protocol.md has the protocol.
 
@@ -30,7 +26,7 @@ const RETRY_MS = 2000;
 
 const FILTERS = ['game_id', 'book_id'] as const;
 
-export interface SseDeps extends Omit<LiveTransportDeps, 'httpServer'> {
+export interface SseDeps extends LiveDeps {
   /** The REST prefix (/api/v1/nba/odds). */
   prefix: string;
   /** Period of the heartbeat events. */
@@ -193,7 +189,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     open.set(end, res);
     req.once('close', () => end());
     try {
-      const context = attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed, deps.onPush);
+      const context = liveContext(deps, viewer, deps.onPush);
       const result = await subscribe({ schema: deps.schema, document, variableValues: toVariables({ ...parsed.variables, last_event_id: lastEventId ?? null }), contextValue: context });
       if (!(Symbol.asyncIterator in result)) {
         end(true);
