@@ -3,10 +3,9 @@ import { subscribe, type ExecutionResult } from 'graphql';
 import { LiveAuthError } from '../../auth/live-key';
 import { bearerToken, type Viewer } from '../../auth/viewer';
 import { AppError, ERRORS } from '../../errors';
-import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { liveOddsVariables, oddsStreamDocument, OPERATIONS_DIR, variablesFor } from '../../graphql/operations';
 import { appErrorOf, liveContext, type LiveDeps } from '../core';
-import type { SignalFilter } from '../filter';
+import { parseStreamQuery } from '../filter';
 import type { LiveOddsChange, LiveOddsPayload } from '../protocol';
 import { signalEventsStarter } from '../signal-events';
 import { snapshotPayload } from '../snapshot';
@@ -23,8 +22,6 @@ export const STREAM_PATH = '/stream';
 
 /** What a client is told to wait before reconnecting (the `retry:` field), ms. */
 const RETRY_MS = 2000;
-
-const FILTERS = ['game_id', 'book_id'] as const;
 
 export interface SseDeps extends LiveDeps {
   /** The REST prefix (/api/v1/nba/odds). */
@@ -45,53 +42,6 @@ interface StreamEvent {
 /** One SSE event; JSON has no newlines, so `data` fits on one line. */
 function frame(event: string, data: unknown, id?: number | null): string {
   return `event: ${event}\n${id != null ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
-}
-
-const SIGNAL_KINDS: readonly string[] = ENUM_VOCABULARY.SignalKind;
-
-/**
- * The signal events a stream asked for with `signals=` (docs/live-protocol.md): `all`, or a
- * comma-separated list of kinds; the stream's game_id and market_type narrow them too. Null: none.
- * @throws AppError BAD_REQUEST naming a bad kind
- */
-function signalFilterOf(value: string | null, filter: { game_id?: number; market_type?: string }): SignalFilter | null {
-  if (value === null) return null;
-  const words = value.split(',').map((w) => w.trim());
-  const all = words.length === 1 && words[0] === 'all';
-  if (!all && (!words.length || words.some((w) => !SIGNAL_KINDS.includes(w)) || words.length > SIGNAL_KINDS.length)) {
-    throw new AppError('BAD_REQUEST', `invalid parameter signals: must be all or a comma-separated list of ${SIGNAL_KINDS.join(', ')}`);
-  }
-  return {
-    ...(!all && { kind: [...new Set(words)] }),
-    ...(filter.game_id !== undefined && { game_id: [filter.game_id] }),
-    ...(filter.market_type !== undefined && { market_type: [filter.market_type] }),
-  };
-}
-
-/** The query parameters of the stream: the filter of /live-odds, `signals`, and, instead of headers, api_key and last_event_id. */
-function parseQuery(search: URLSearchParams): { variables: Record<string, unknown>; lastEventId: string | null; signals: SignalFilter | null } {
-  const single = (name: string) => {
-    const values = search.getAll(name);
-    if (values.length > 1) throw new AppError('BAD_REQUEST', `invalid parameter ${name}: give it once`);
-    return values[0] ?? null;
-  };
-  const filter: { game_id?: number; market_type?: string; book_id?: number } = {};
-  for (const name of FILTERS) {
-    const value = single(name);
-    if (value === null) continue;
-    if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new AppError('BAD_REQUEST', `invalid parameter ${name}: must be a positive integer`);
-    filter[name] = Number(value);
-  }
-  const type = single('market_type');
-  if (type !== null) {
-    const allowed: readonly string[] = ENUM_VOCABULARY.LiveMarketType;
-    if (!allowed.includes(type)) throw new AppError('BAD_REQUEST', `invalid parameter market_type: must be one of ${allowed.join(', ')}`);
-    filter.market_type = type;
-  }
-  single('api_key');
-  const signals = signalFilterOf(single('signals'), filter);
-  // Props have no line-movement signals: a props stream asking for them gets none.
-  return { variables: liveOddsVariables(filter), lastEventId: single('last_event_id'), signals: filter.market_type === 'player_props' ? null : signals };
 }
 
 /** The status and message of a refusal from the subscription's start. */
@@ -127,7 +77,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    let parsed: ReturnType<typeof parseQuery>;
+    let parsed: ReturnType<typeof parseStreamQuery>;
     const key = bearerToken(req.headers.authorization) ?? url.searchParams.get('api_key') ?? undefined;
     let viewer: Viewer;
     try {
@@ -140,7 +90,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     const { headers, refused } = await core.chargeWithHeaders(viewer);
     if (refused) return fail(res, refused, headers);
     try {
-      parsed = parseQuery(url.searchParams);
+      parsed = parseStreamQuery(url.searchParams);
     } catch (error) {
       if (error instanceof AppError) return fail(res, error, headers);
       throw error;
@@ -190,7 +140,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     req.once('close', () => end());
     try {
       const context = liveContext(deps, viewer, deps.onPush);
-      const result = await subscribe({ schema: deps.schema, document, variableValues: toVariables({ ...parsed.variables, last_event_id: lastEventId ?? null }), contextValue: context });
+      const result = await subscribe({ schema: deps.schema, document, variableValues: toVariables({ ...liveOddsVariables(parsed.filter), last_event_id: lastEventId ?? null }), contextValue: context });
       if (!(Symbol.asyncIterator in result)) {
         end(true);
         return fail(res, refusalOf(result), headers);
