@@ -27,13 +27,13 @@ import { createContext, type GraphQLContext } from './graphql/context';
 import { createListingMemo, type ListingMemoEntry } from './graphql/listing-memo';
 import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from './graphql/limits';
 import { buildSchema } from './graphql/schema';
-import { createTransportCore } from './transports/core';
-import { attachGraphQLWs } from './transports/graphql-ws';
-import { isSocketIoPath, refuseUpgrade, SHUTDOWN_GRACE_MS, trackConnections } from './transports/server';
+import { createLiveCore } from './live/core';
+import { attachGraphQLWs } from './live/use/graphql-ws';
+import { isSocketIoPath, refuseUpgrade, SHUTDOWN_GRACE_MS, trackConnections } from './live/server';
 import type { EventBus } from './events/bus';
-import { attachSocketIo } from './transports/socket-io';
-import { buildAsyncApi } from './transports/asyncapi';
-import { createSseHandler } from './transports/sse';
+import { attachSocketIo } from './live/use/socket-io';
+import { buildAsyncApi } from './live/asyncapi';
+import { createSseHandler } from './live/use/sse';
 import { createLiveFeed } from './events/live-feed';
 import { createDataVersion } from './events/data-version';
 import type { Logger } from './logger';
@@ -492,8 +492,8 @@ export function createApp(deps: AppDeps): App {
   const connections = createConnectionLimiter(deps.config.liveConnections, (open) => metrics.liveConnections.set(open));
   // One core for the three transports: key checks and revocation, connection slots, the plan's request
   // budget for every operation (the HTTP one, so a key's budget is the same whichever way it is
-  // spent), frame and unsent-bytes caps, errors masked as on HTTP (src/transports/core.ts).
-  const core = createTransportCore({
+  // spent), frame and unsent-bytes caps, errors masked as on HTTP (src/live/core.ts).
+  const core = createLiveCore({
     keyLookup: authenticator.lookup,
     keyWatch: authenticator.keyWatch,
     connections,

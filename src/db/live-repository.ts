@@ -3,7 +3,7 @@ import type { PrismaClient, Quote } from './client';
 import { findLiveGames } from './movement-repository';
 import { boxscoresByGameIds, propQuotesByGameIds, quotesByGameIds } from './odds-repository';
 
-// Reads behind live pushes (src/graphql/live-streams.ts, the live snapshot): the current rows of what
+// Reads behind live pushes (src/services/live-streams.ts, the live snapshot): the current rows of what
 // one ingest changed, by the keys its bus event carries, and the games being played with their
 // quotes and scores. One call per ingest per process, shared by every stream.
 //

@@ -15,7 +15,7 @@ export interface MarketChange {
 /**
  * What one ingested document changed: published after its transaction commits, once per document
  * (one ingest = one event, so a subscriber gets the changes of one ingest together). It carries keys,
- * not values: each API process reads the current rows of those keys once per event (src/graphql/
+ * not values: each API process reads the current rows of those keys once per event (src/services/
  * live-streams.ts), whatever the number of subscribers.
  */
 export interface OddsChangeEvent {

@@ -16,8 +16,8 @@ import {
 } from 'graphql';
 
 // JSON Schema (2020-12, as OpenAPI 3.1 and AsyncAPI 3.0 use it) of what an operation document
-// selects: the REST bodies (src/rest/openapi.ts) and the Socket.IO payloads (src/transports/
-// asyncapi.ts) are GraphQL results, so their schemas follow from the selection. Every property takes
+// selects: the REST bodies (src/rest/openapi.ts) and the Socket.IO payloads (src/live/
+// events.ts) are GraphQL results, so their schemas follow from the selection. Every property takes
 // the description of its GraphQL field, so descriptions are written once, in schema/*.graphql.
 
 export type JsonSchema = Record<string, unknown>;

@@ -16,7 +16,7 @@ export type Boxscore = Prisma.Boxscore;
 export type Account = Prisma.Account;
 export type { KeyListing as ApiKeyListing } from '../db/account-store';
 /** Live deltas keep the spec's snake_case shape: Socket.IO replays send them as they are. */
-export type { LiveOddsChange, LiveGameChange, LiveQuoteChange } from './live-streams';
+export type { LiveOddsChange, LiveGameChange, LiveQuoteChange } from '../services/live-deltas';
 
 /** The quotes of one game chosen for display, with the filters the markets field was asked for. */
 export interface Markets {

@@ -52,7 +52,7 @@ export interface Route {
    */
   asOfFreshness?: Freshness;
   /**
-   * A Server-Sent Events stream rather than a JSON answer: served by src/transports/sse.ts (the REST
+   * A Server-Sent Events stream rather than a JSON answer: served by src/live/use/sse.ts (the REST
    * handler passes it on) and shown as text/event-stream. `document` builds its subscription, since
    * it is not one of the operation files.
    */

@@ -156,7 +156,7 @@ export interface RestHandler {
 export function createRestHandler(deps: RestDeps): RestHandler {
   const prefix = deps.prefix ?? '/api/v1/nba/odds';
   const operations: ReadonlyMap<string, DocumentNode> = loadOperations(deps.schema);
-  // Event streams have their own transport (src/transports/sse.ts).
+  // Event streams have their own transport (src/live/use/sse.ts).
   const compiled: CompiledRoute[] = (deps.routes ?? ROUTES).filter((route) => !route.eventStream).map((route) => {
     const document = operations.get(route.operation);
     if (!document) throw new Error(`route ${route.path}: no operation file src/graphql/operations/${route.operation}.graphql`);

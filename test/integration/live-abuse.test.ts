@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { feedPath } from '../support/feeds';
 import { waitFor } from './live-helpers';
 
-// The limits of the transports core (src/transports/core.ts) as a hostile-but-honest client meets
+// The limits of the live core (src/live/core.ts) as a hostile-but-honest client meets
 // them, one test per abuse (issue 19): a budget shared by HTTP and sockets, the cap on operations per
 // connection, frames over 64 kB refused from their header, a client that stops reading cut, errors
 // masked with codes as on HTTP, upgrades on foreign paths refused at once.

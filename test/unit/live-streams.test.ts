@@ -1,7 +1,7 @@
 import type { EventBus, OddsChangeEvent } from '../../src/events/bus';
 import { createLocalBus } from '../../src/events/bus';
 import { createLiveFeed, type LiveFeed } from '../../src/events/live-feed';
-import { liveStream, WINDOW, type LiveOddsChange } from '../../src/graphql/live-streams';
+import { liveStream, WINDOW, type LiveOddsChange } from '../../src/services/live-streams';
 
 // Streams of live deltas over a fake store: what a delta holds, its seq, and the replay window.
 

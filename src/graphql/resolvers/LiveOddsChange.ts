@@ -1,6 +1,6 @@
 import type { LiveGameChangeResolvers, LiveOddsChangeResolvers, LiveQuoteChangeResolvers } from '../__generated__/resolvers-types';
 
-// Live deltas are held in the spec's snake_case (src/graphql/live-streams.ts: Socket.IO replays send
+// Live deltas are held in the spec's snake_case (src/services/live-deltas.ts: Socket.IO replays send
 // them as they are); these name the camelCase fields after them.
 
 export const LiveOddsChange: LiveOddsChangeResolvers = {

@@ -1,12 +1,15 @@
 import { AppError } from '../../errors';
 import { liveFeedOf, notePush } from '../../events/live-feed';
-import type { SubscriptionResolvers } from '../__generated__/resolvers-types';
+import { oddsStream, parseLastEventId, type OddsStreamItem } from '../../services/odds-stream';
+import type { ResolversTypes, SubscriptionResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
-import { oddsStream, parseLastEventId, type OddsStreamItem } from '../odds-stream';
-import { parseLiveScope, requireLiveOdds } from './LiveOdds';
+import { createLoaders } from '../loaders';
+import { loadLiveOdds, parseLiveScope, requireLiveOdds } from './LiveOdds';
 
-// Subscription.oddsStream: the resumable odds stream (src/graphql/odds-stream.ts), which the SSE
-// transport (GET /api/v1/nba/odds/stream) serves; graphql-ws clients may subscribe to it too.
+// Subscription.oddsStream: the resumable odds stream (src/services/odds-stream.ts), which the SSE
+// adapter (GET /api/v1/nba/odds/stream) serves; graphql-ws clients may subscribe to it too. Its
+// snapshots are Query.liveGames's read (loadLiveOdds), with fresh DataLoaders per snapshot (those of
+// the tick, shared by all the subscribers of that tick).
 
 export const OddsStreamSubscription: Pick<SubscriptionResolvers, 'oddsStream'> = {
   oddsStream: {
@@ -21,9 +24,14 @@ export const OddsStreamSubscription: Pick<SubscriptionResolvers, 'oddsStream'> =
       }
       const feed = liveFeedOf(ctx);
       if (!feed) throw new AppError('UNAVAILABLE', 'the odds stream is not available on this transport');
-      return oddsStream(ctx, feed, scope, after);
+      const prisma = ctx.db.prisma;
+      return oddsStream(prisma, feed, scope, after, (reason, tick) => {
+        ctx.loaders = tick ? tick.shared('loaders', () => createLoaders(prisma)) : createLoaders(prisma);
+        ctx.now = tick?.at ?? new Date();
+        return loadLiveOdds(ctx, scope, reason, tick ? tick.shared : undefined);
+      });
     },
-    resolve: (item: OddsStreamItem, _args: unknown, ctx: GraphQLContext) => {
+    resolve: (item: OddsStreamItem<ResolversTypes['LiveOdds']>, _args: unknown, ctx: GraphQLContext) => {
       if (item.change) notePush(ctx, new Date(item.change.at));
       return item;
     },

@@ -1,13 +1,13 @@
 import { AppError } from '../../errors';
 import { liveFeedOf, notePush, pushIterator, type LiveTick } from '../../events/live-feed';
 import type { SubscriptionLiveOddsArgs, SubscriptionResolvers } from '../__generated__/resolvers-types';
+import { liveStream, type LiveOddsChange } from '../../services/live-streams';
 import type { GraphQLContext } from '../context';
-import { liveStream, type LiveOddsChange } from '../live-streams';
 import { createLoaders } from '../loaders';
 import { loadLiveOdds, parseLiveScope, requireLiveOdds } from './LiveOdds';
 
 // Subscription.liveOdds: full snapshots (one at once, then on the feed's interval ticks).
-// Subscription.liveOddsChanges: the deltas of the filter's stream (src/graphql/live-streams.ts).
+// Subscription.liveOddsChanges: the deltas of the filter's stream (src/services/live-streams.ts).
 // A subscription's context lives as long as the subscription, so every snapshot gets fresh
 // DataLoaders: those of the tick, shared by all the subscribers of that tick.
 

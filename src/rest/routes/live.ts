@@ -4,8 +4,7 @@ import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { date, id, ids, instant, integer, interval, oneOf, required, someOf, text, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_ALIASES } from './periods';
-import { liveOddsVariables, OPERATIONS_DIR } from '../../graphql/operations';
-import { ODDS_STREAM_FIELD, oddsStreamDocument } from '../../graphql/stream-document';
+import { liveOddsVariables, ODDS_STREAM_FIELD, oddsStreamDocument, OPERATIONS_DIR } from '../../graphql/operations';
 
 // Live odds, line movement and historical odds (spec 4.8-4.10). The resolvers (src/graphql/resolvers/
 // Live*.ts) check the plans and the arguments; this table only names parameters and envelopes.

@@ -1,13 +1,10 @@
+import type { PrismaClient } from '../db/client';
 import { changesSince, currentVersion } from '../db/change-log';
 import { pushIterator, scopeWantsProps, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
-import type { ResolversTypes } from './__generated__/resolvers-types';
-import type { GraphQLContext } from './context';
 import { changeWithWholeGames, DeltaTracker, keysTick, playingGames, readTickChanges, type LiveOddsChange } from './live-deltas';
-import { createLoaders } from './loaders';
-import { loadLiveOdds } from './resolvers/LiveOdds';
 
 // The resumable odds stream (Subscription.oddsStream, served as Server-Sent Events by
-// src/transports/sse.ts; docs/live-protocol.md). Its deltas come from the one delta engine
+// src/live/use/sse.ts; docs/live-protocol.md). Its deltas come from the one delta engine
 // (live-deltas.ts), as those of the per-process streams of live-streams.ts; unlike them, its numbers are global: an event's sequence is the ingest counter value
 // (IngestState.version) its data includes, so a client can resume on any API process, after a
 // restart, from the stored change log (src/db/change-log.ts) instead of a window in memory.
@@ -26,9 +23,19 @@ export const GLOBAL_STREAM = 'global';
 
 export type OddsStreamResyncReason = 'history_expired' | 'unknown_event_id';
 
-/** One event of the stream (GraphQL OddsStreamEvent). */
-export type OddsStreamItem =
-  | { sequence: number; kind: 'snapshot'; snapshot: ResolversTypes['LiveOdds']; change: null; resyncReason: OddsStreamResyncReason | null }
+/** Why a snapshot of the stream is read. */
+export type OddsStreamSnapshotReason = 'snapshot' | 'interval' | 'resync';
+
+/**
+ * Reads the live snapshot of the stream's scope (the caller's: GraphQL reads it as Query.liveGames
+ * does), at `tick` (an interval or resync tick, whose reads it may share) or, without one, now. The
+ * snapshot's `games` must be the game rows it shows themselves (with their ids, no promises).
+ */
+export type ReadOddsSnapshot<S extends object> = (reason: OddsStreamSnapshotReason, tick: LiveTick | null) => Promise<S>;
+
+/** One event of the stream (GraphQL OddsStreamEvent); `S` is the snapshot the reader gives. */
+export type OddsStreamItem<S> =
+  | { sequence: number; kind: 'snapshot'; snapshot: S & { stream: string; seq: number }; change: null; resyncReason: OddsStreamResyncReason | null }
   | { sequence: number; kind: 'change'; snapshot: null; change: LiveOddsChange; resyncReason: null };
 
 /**
@@ -49,15 +56,20 @@ export function parseLastEventId(raw: string | null | undefined): number | null 
  * one after another in the order the feed gives them. A failed read ends the stream with the error
  * (the client reconnects with its last event id and loses nothing).
  */
-export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope, lastEventId: number | null): AsyncIterableIterator<OddsStreamItem> {
-  return pushIterator<OddsStreamItem>((push, fail) => {
-    const prisma = ctx.db.prisma;
+export function oddsStream<S extends object>(
+  prisma: PrismaClient,
+  feed: LiveFeed,
+  scope: LiveScope,
+  lastEventId: number | null,
+  readSnapshot: ReadOddsSnapshot<S>,
+): AsyncIterableIterator<OddsStreamItem<S>> {
+  return pushIterator<OddsStreamItem<S>>((push, fail) => {
     let done = false;
     let failed = false;
     /** The sequence of the last event sent: the state the client holds. */
     let last = -1;
 
-    const emit = (item: OddsStreamItem) => {
+    const emit = (item: OddsStreamItem<S>) => {
       last = item.sequence;
       push(item);
     };
@@ -65,16 +77,14 @@ export function oddsStream(ctx: GraphQLContext, feed: LiveFeed, scope: LiveScope
     /** Live games the client holds all quotes of (in scope); others come whole on their next change. */
     const tracker = new DeltaTracker(scope);
 
-    const snapshot = async (reason: 'snapshot' | 'interval' | 'resync', tick: LiveTick | null, resyncReason: OddsStreamResyncReason | null = null) => {
+    const snapshot = async (reason: OddsStreamSnapshotReason, tick: LiveTick | null, resyncReason: OddsStreamResyncReason | null = null) => {
       // The counter first: the snapshot read after it includes every change up to it (or later ones,
       // which their own change then sends again; applying one twice changes nothing).
       const sequence = await currentVersion(prisma);
-      ctx.loaders = tick ? tick.shared('loaders', () => createLoaders(prisma)) : createLoaders(prisma);
-      ctx.now = tick?.at ?? new Date();
-      const live = await loadLiveOdds(ctx, scope, reason, tick ? tick.shared : undefined);
+      const live = await readSnapshot(reason, tick);
       if (done) return;
-      // loadLiveOdds returns the game rows themselves (no promises).
-      tracker.holdOnly((live.games as Array<{ id: number }>).map((g) => g.id));
+      // The reader returns the game rows themselves (no promises).
+      tracker.holdOnly((live as unknown as { games: Array<{ id: number }> }).games.map((g) => g.id));
       emit({ sequence, kind: 'snapshot', snapshot: { ...live, stream: GLOBAL_STREAM, seq: sequence }, change: null, resyncReason });
     };
 

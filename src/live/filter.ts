@@ -1,7 +1,8 @@
 import { ENUM_VOCABULARY } from '../graphql/enums';
 import { AppError } from '../errors';
 
-// What a /live-odds client asks for (docs/live-protocol.md), from `subscribe` or from the handshake.
+// What a live client asks for (docs/live-protocol.md): a /live-odds `subscribe` or handshake, a
+// `subscribe_signals`, the query string of the SSE stream. Every adapter checks it here.
 
 const LIVE_MARKET_TYPES = ENUM_VOCABULARY.LiveMarketType;
 
@@ -137,4 +138,53 @@ export function parseSignalFilter(raw: unknown): SignalFilter {
     });
   }
   return filter;
+}
+
+/**
+ * The signal events a stream asked for with `signals=` (docs/live-protocol.md): `all`, or a
+ * comma-separated list of kinds; the stream's game_id and market_type narrow them too. Null: none.
+ * @throws AppError BAD_REQUEST naming a bad kind
+ */
+function signalFilterOf(value: string | null, filter: { game_id?: number; market_type?: string }): SignalFilter | null {
+  if (value === null) return null;
+  const words = value.split(',').map((w) => w.trim());
+  const all = words.length === 1 && words[0] === 'all';
+  if (!all && (!words.length || words.some((w) => !SIGNAL_KINDS.includes(w)) || words.length > SIGNAL_KINDS.length)) {
+    throw new AppError('BAD_REQUEST', `invalid parameter signals: must be all or a comma-separated list of ${SIGNAL_KINDS.join(', ')}`);
+  }
+  return {
+    ...(!all && { kind: [...new Set(words)] }),
+    ...(filter.game_id !== undefined && { game_id: [filter.game_id] }),
+    ...(filter.market_type !== undefined && { market_type: [filter.market_type] }),
+  };
+}
+
+/**
+ * Checks the query parameters of the SSE stream (GET /api/v1/nba/odds/stream): the filter of
+ * /live-odds (game_id, market_type, book_id), `signals`, and, instead of headers, api_key and
+ * last_event_id; each given once at most.
+ * @throws AppError BAD_REQUEST naming the bad parameter
+ */
+export function parseStreamQuery(search: URLSearchParams): { filter: LiveFilter; lastEventId: string | null; signals: SignalFilter | null } {
+  const single = (name: string) => {
+    const values = search.getAll(name);
+    if (values.length > 1) throw new AppError('BAD_REQUEST', `invalid parameter ${name}: give it once`);
+    return values[0] ?? null;
+  };
+  const filter: LiveFilter = {};
+  for (const name of ['game_id', 'book_id'] as const) {
+    const value = single(name);
+    if (value === null) continue;
+    if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new AppError('BAD_REQUEST', `invalid parameter ${name}: must be a positive integer`);
+    filter[name] = Number(value);
+  }
+  const type = single('market_type');
+  if (type !== null) {
+    if (!(LIVE_MARKET_TYPES as readonly string[]).includes(type)) throw new AppError('BAD_REQUEST', `invalid parameter market_type: must be one of ${LIVE_MARKET_TYPES.join(', ')}`);
+    filter.market_type = type as LiveFilter['market_type'];
+  }
+  single('api_key');
+  const signals = signalFilterOf(single('signals'), filter);
+  // Props have no line-movement signals: a props stream asking for them gets none.
+  return { filter, lastEventId: single('last_event_id'), signals: filter.market_type === 'player_props' ? null : signals };
 }

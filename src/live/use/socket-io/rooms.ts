@@ -1,22 +1,18 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { execute, Kind, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { Viewer } from '../auth/viewer';
-import { attachLiveFeed } from '../events/live-feed';
-import { createContext } from '../graphql/context';
-import { liveStream, type LiveOddsChange } from '../graphql/live-streams';
-import { AppError } from '../errors';
-import { liveOddsVariables, loadOperations, OPERATIONS_DIR, variablesFor } from '../graphql/operations';
-import type { LiveTransportDeps } from './graphql-ws';
-import type { LiveFilter, LiveRequest } from './live-filter';
-import type { LiveNamespace, LiveOddsPayload, LiveSocket } from './socket-io';
+import { execute, subscribe, type ExecutionResult } from 'graphql';
+import type { Viewer } from '../../../auth/viewer';
+import { liveOddsVariables, loadOperations, variablesFor } from '../../../graphql/operations';
+import { filterStream, liveContext, type LiveDeps } from '../../core';
+import type { LiveFilter, LiveRequest } from '../../filter';
+import type { LiveOddsChange } from '../../protocol';
+import { liveSnapshotDocument, snapshotPayload, type Snapshot } from '../../snapshot';
+import type { LiveNamespace, LiveSocket } from './types';
 
-// The rooms of /live-odds (socket-io.ts): sockets with the same filter share a group, with one
+// The rooms of /live-odds (index.ts): sockets with the same filter share a group, with one
 // GraphQL subscription to liveOddsChanges whose deltas go to the group's room as `odds_change`
 // (encoded once per room), and one snapshot read (GET /odds/live's selection) shared by the sockets
 // that ask for a snapshot at the same time; the spec's interval snapshot, one per group.
 
-export interface RoomsDeps extends Pick<LiveTransportDeps, 'schema' | 'db' | 'feed' | 'timeZone' | 'now' | 'onPush'> {
+export interface RoomsDeps extends Pick<LiveDeps, 'schema' | 'db' | 'feed' | 'timeZone' | 'now' | 'onPush'> {
   nsp: LiveNamespace;
   onError?: (error: unknown) => void;
 }
@@ -39,47 +35,6 @@ interface Group {
   stop: () => void;
 }
 
-/**
- * The snapshot query: GET /odds/live's operation (LiveOdds.graphql: the same variables, selection
- * and fragments, props included under player_props) plus the stream and seq of a push.
- * @throws Error if invalid
- */
-export function liveSnapshotDocument(schema: GraphQLSchema, dir = OPERATIONS_DIR): DocumentNode {
-  const liveOdds = parse(readFileSync(path.join(dir, 'LiveOdds.graphql'), 'utf8'));
-  const operation = liveOdds.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const live = operation.selectionSet.selections[0] as FieldNode;
-  const pushFields = (parse('{ stream seq }').definitions[0] as OperationDefinitionNode).selectionSet.selections;
-  const snapshot: OperationDefinitionNode = {
-    ...operation,
-    name: { kind: Kind.NAME, value: 'LiveOddsSnapshot' },
-    selectionSet: { ...operation.selectionSet, selections: [{ ...live, selectionSet: { ...live.selectionSet!, selections: [...live.selectionSet!.selections, ...pushFields] } }] },
-  };
-  const fragments = liveOdds.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
-  const shared = parse(readFileSync(path.join(dir, 'fragments.graphql'), 'utf8')).definitions;
-  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [snapshot, ...fragments, ...shared] };
-  const errors = validate(schema, document).filter((e) => !/Fragment ".*" is never used/.test(e.message));
-  if (errors.length) throw new Error(`live snapshot document: ${errors.map((e) => e.message).join('; ')}`);
-  return document;
-}
-
-/** A snapshot that applies at `seq` of the group's stream. */
-export interface Snapshot {
-  payload: LiveOddsPayload;
-  seq: number;
-}
-
-export function snapshotPayload(result: ExecutionResult, reason: string): Snapshot | { error: string } {
-  if (result.errors?.length) {
-    const original = result.errors[0]!.originalError;
-    return { error: original instanceof AppError ? original.message : 'internal error' };
-  }
-  const live = (result.data as { live: { updated_at: string | null; stream: string; seq: number; items: unknown[] } }).live;
-  return {
-    seq: live.seq,
-    payload: { success: true, data: live.items, count: live.items.length, updated_at: live.updated_at, reason, stream: live.stream, seq: live.seq },
-  };
-}
-
 /** The groups of one namespace: join, leave and resync sockets; `close` stops every subscription. */
 export function createRooms(deps: RoomsDeps) {
   const { nsp } = deps;
@@ -88,10 +43,8 @@ export function createRooms(deps: RoomsDeps) {
   // The filter's market_type is the spec's lower-case word; the operations take the enum value.
   const snapshotVariables = variablesFor(deps.schema, snapshotDocument);
   const changesVariables = variablesFor(deps.schema, changesDocument);
-  const contextFor = (viewer: Viewer) =>
-    attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed);
-  const scopeOf = (filter: LiveFilter) => ({ gameId: filter.game_id ?? null, marketType: filter.market_type ?? null, bookId: filter.book_id ?? null });
-  const streamOf = (group: Group) => liveStream(deps.feed, deps.db.prisma, scopeOf(group.filter));
+  const contextFor = (viewer: Viewer) => liveContext(deps, viewer);
+  const streamOf = (group: Group) => filterStream(deps, group.filter);
 
   const groups = new Map<string, Group>();
   /** Per socket: the group it is in, and a token that changes on every subscribe/unsubscribe/resync. */

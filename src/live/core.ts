@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { ConnectionLimiter } from '../auth/connection-limit';
 import { LiveAuthError, verifyLiveKey, type KeyWatch } from '../auth/live-key';
 import type { KeyLookup, Viewer } from '../auth/viewer';
 import { AppError, ERRORS, isDatabaseUnavailable } from '../errors';
+import { attachLiveFeed, type LiveFeed } from '../events/live-feed';
+import { createContext, type GraphQLContext } from '../graphql/context';
+import { liveStream, type LiveStream } from '../services/live-streams';
+import type { LiveFilter } from './filter';
 
-// The transports core: what every long-lived transport (graphql-ws, Socket.IO, SSE) enforces, in one
-// place, so that none of them can hold less. Each transport is an adapter that calls these steps at
+// The live core: what every push channel (graphql-ws, Socket.IO, SSE) enforces, in one place, so that
+// none of them can hold less. Each protocol is an adapter (src/live/use/) that calls these steps at
 // its own moments (a handshake, an operation, a write) and says a refusal in its own terms (a close
 // code, a connect_error, an HTTP status). docs/live-protocol.md ("Limits") lists them for clients.
 
@@ -28,8 +32,38 @@ export const SLOW_CONSUMER_MESSAGE = 'disconnected: the client did not read its 
 /** graphql-ws / WebSocket close code of that cut (4000-4999 are the application's). */
 export const CLOSE_SLOW_CONSUMER = 4408;
 
+/** What every protocol adapter is built from (each adds its own: the HTTP server, a path, CORS...). */
+export interface LiveDeps {
+  schema: GraphQLSchema;
+  db: Parameters<typeof createContext>[0]['db'];
+  feed: LiveFeed;
+  /** Key checks, connection slots, rate budget, unsent-bytes cap and error masking (createLiveCore). */
+  core: LiveCore;
+  timeZone: string;
+  now?: () => Date;
+  /** Called as each delta leaves for clients, with the feed time of its data (push latency metric). */
+  onPush?: (seenAt: Date) => void;
+}
+
+/**
+ * The GraphQL context of the subscriptions and operations a live connection of `viewer` runs: the
+ * request context of HTTP, with the live feed its subscription resolvers read, and `onPush` (the push
+ * latency metric of the adapter, when it asks).
+ */
+export function liveContext(deps: Pick<LiveDeps, 'db' | 'feed' | 'timeZone' | 'now'>, viewer: Viewer, onPush?: (seenAt: Date) => void): GraphQLContext {
+  return attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed, onPush);
+}
+
+/**
+ * The delta stream of `filter` in this process (src/services/live-streams.ts, the one
+ * Subscription.liveOddsChanges reads): its id, its seq and the window a reconnect replays from.
+ */
+export function filterStream(deps: Pick<LiveDeps, 'db' | 'feed'>, filter: LiveFilter): LiveStream {
+  return liveStream(deps.feed, deps.db.prisma, { gameId: filter.game_id ?? null, marketType: filter.market_type ?? null, bookId: filter.book_id ?? null });
+}
+
 /** What the core needs from the app. */
-export interface TransportCoreDeps {
+export interface LiveCoreDeps {
   keyLookup: KeyLookup;
   keyWatch: KeyWatch;
   /** Caps the live connections of a key by plan (every transport shares one). */
@@ -60,7 +94,7 @@ export interface TrackedConnection {
 /** Where a graphql-ws client was refused for its key: 4401 key, 4403 account or plan, 4429 too many connections. */
 export const closeCodeOf = (error: LiveAuthError) => (error.status === 401 ? 4401 : error.status === 429 ? 4429 : 4403);
 
-export function createTransportCore(deps: TransportCoreDeps) {
+export function createLiveCore(deps: LiveCoreDeps) {
   const tracked = new Set<TrackedConnection>();
   const sweep = setInterval(() => {
     for (const connection of tracked) {
@@ -167,7 +201,7 @@ export function createTransportCore(deps: TransportCoreDeps) {
   };
 }
 
-export type TransportCore = ReturnType<typeof createTransportCore>;
+export type LiveCore = ReturnType<typeof createLiveCore>;
 
 /** A refusal of the key check as an AppError (SSE answers with its status and the catalogue code). */
 export function appErrorOf(error: LiveAuthError, missingKeyMessage?: string): AppError {

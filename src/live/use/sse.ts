@@ -1,24 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { subscribe, type ExecutionResult } from 'graphql';
-import { LiveAuthError } from '../auth/live-key';
-import { bearerToken, type Viewer } from '../auth/viewer';
-import { AppError, ERRORS } from '../errors';
-import { attachLiveFeed } from '../events/live-feed';
-import { createContext } from '../graphql/context';
-import type { LiveOddsChange } from '../graphql/live-streams';
-import { ENUM_VOCABULARY } from '../graphql/enums';
-import { liveOddsVariables, OPERATIONS_DIR, variablesFor } from '../graphql/operations';
-import { oddsStreamDocument } from '../graphql/stream-document';
-import { appErrorOf } from './core';
-import type { LiveTransportDeps } from './graphql-ws';
-import type { SignalFilter } from './live-filter';
-import { signalEventsStarter } from './signal-events';
-import { snapshotPayload, type LiveOddsPayload } from './socket-io';
+import { LiveAuthError } from '../../auth/live-key';
+import { bearerToken, type Viewer } from '../../auth/viewer';
+import { AppError, ERRORS } from '../../errors';
+import { liveOddsVariables, oddsStreamDocument, OPERATIONS_DIR, variablesFor } from '../../graphql/operations';
+import { appErrorOf, liveContext, type LiveDeps } from '../core';
+import { parseStreamQuery } from '../filter';
+import type { LiveOddsChange, LiveOddsPayload } from '../protocol';
+import { signalEventsStarter } from '../signal-events';
+import { snapshotPayload } from '../snapshot';
 
 // GET /api/v1/nba/odds/stream: the resumable odds stream as Server-Sent Events, a thin adapter over
-// Subscription.oddsStream (src/graphql/odds-stream.ts). Its events carry the messages of /live-odds
-// (`live_odds` snapshots, `odds_change` deltas, with the same selections: src/graphql/
-// stream-document.ts) and, as `id:`, the global sequence a reconnect gives
+// Subscription.oddsStream (src/services/odds-stream.ts). Its events carry the messages of /live-odds
+// (`live_odds` snapshots, `odds_change` deltas, with the same selections: oddsStreamDocument in
+// src/graphql/operations.ts) and, as `id:`, the global sequence a reconnect gives
 // back in Last-Event-ID. Keys as on every route (Authorization: Bearer), or `api_key` in the query
 // string, since a browser's EventSource cannot set headers. docs/live-protocol.md has the protocol.
 
@@ -28,9 +23,7 @@ export const STREAM_PATH = '/stream';
 /** What a client is told to wait before reconnecting (the `retry:` field), ms. */
 const RETRY_MS = 2000;
 
-const FILTERS = ['game_id', 'book_id'] as const;
-
-export interface SseDeps extends Omit<LiveTransportDeps, 'httpServer'> {
+export interface SseDeps extends LiveDeps {
   /** The REST prefix (/api/v1/nba/odds). */
   prefix: string;
   /** Period of the heartbeat events. */
@@ -49,53 +42,6 @@ interface StreamEvent {
 /** One SSE event; JSON has no newlines, so `data` fits on one line. */
 function frame(event: string, data: unknown, id?: number | null): string {
   return `event: ${event}\n${id != null ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
-}
-
-const SIGNAL_KINDS: readonly string[] = ENUM_VOCABULARY.SignalKind;
-
-/**
- * The signal events a stream asked for with `signals=` (docs/live-protocol.md): `all`, or a
- * comma-separated list of kinds; the stream's game_id and market_type narrow them too. Null: none.
- * @throws AppError BAD_REQUEST naming a bad kind
- */
-function signalFilterOf(value: string | null, filter: { game_id?: number; market_type?: string }): SignalFilter | null {
-  if (value === null) return null;
-  const words = value.split(',').map((w) => w.trim());
-  const all = words.length === 1 && words[0] === 'all';
-  if (!all && (!words.length || words.some((w) => !SIGNAL_KINDS.includes(w)) || words.length > SIGNAL_KINDS.length)) {
-    throw new AppError('BAD_REQUEST', `invalid parameter signals: must be all or a comma-separated list of ${SIGNAL_KINDS.join(', ')}`);
-  }
-  return {
-    ...(!all && { kind: [...new Set(words)] }),
-    ...(filter.game_id !== undefined && { game_id: [filter.game_id] }),
-    ...(filter.market_type !== undefined && { market_type: [filter.market_type] }),
-  };
-}
-
-/** The query parameters of the stream: the filter of /live-odds, `signals`, and, instead of headers, api_key and last_event_id. */
-function parseQuery(search: URLSearchParams): { variables: Record<string, unknown>; lastEventId: string | null; signals: SignalFilter | null } {
-  const single = (name: string) => {
-    const values = search.getAll(name);
-    if (values.length > 1) throw new AppError('BAD_REQUEST', `invalid parameter ${name}: give it once`);
-    return values[0] ?? null;
-  };
-  const filter: { game_id?: number; market_type?: string; book_id?: number } = {};
-  for (const name of FILTERS) {
-    const value = single(name);
-    if (value === null) continue;
-    if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new AppError('BAD_REQUEST', `invalid parameter ${name}: must be a positive integer`);
-    filter[name] = Number(value);
-  }
-  const type = single('market_type');
-  if (type !== null) {
-    const allowed: readonly string[] = ENUM_VOCABULARY.LiveMarketType;
-    if (!allowed.includes(type)) throw new AppError('BAD_REQUEST', `invalid parameter market_type: must be one of ${allowed.join(', ')}`);
-    filter.market_type = type;
-  }
-  single('api_key');
-  const signals = signalFilterOf(single('signals'), filter);
-  // Props have no line-movement signals: a props stream asking for them gets none.
-  return { variables: liveOddsVariables(filter), lastEventId: single('last_event_id'), signals: filter.market_type === 'player_props' ? null : signals };
 }
 
 /** The status and message of a refusal from the subscription's start. */
@@ -131,7 +77,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    let parsed: ReturnType<typeof parseQuery>;
+    let parsed: ReturnType<typeof parseStreamQuery>;
     const key = bearerToken(req.headers.authorization) ?? url.searchParams.get('api_key') ?? undefined;
     let viewer: Viewer;
     try {
@@ -144,7 +90,7 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     const { headers, refused } = await core.chargeWithHeaders(viewer);
     if (refused) return fail(res, refused, headers);
     try {
-      parsed = parseQuery(url.searchParams);
+      parsed = parseStreamQuery(url.searchParams);
     } catch (error) {
       if (error instanceof AppError) return fail(res, error, headers);
       throw error;
@@ -193,8 +139,8 @@ export function createSseHandler(deps: SseDeps): { handle(req: IncomingMessage, 
     open.set(end, res);
     req.once('close', () => end());
     try {
-      const context = attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed, deps.onPush);
-      const result = await subscribe({ schema: deps.schema, document, variableValues: toVariables({ ...parsed.variables, last_event_id: lastEventId ?? null }), contextValue: context });
+      const context = liveContext(deps, viewer, deps.onPush);
+      const result = await subscribe({ schema: deps.schema, document, variableValues: toVariables({ ...liveOddsVariables(parsed.filter), last_event_id: lastEventId ?? null }), contextValue: context });
       if (!(Symbol.asyncIterator in result)) {
         end(true);
         return fail(res, refusalOf(result), headers);

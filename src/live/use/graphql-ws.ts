@@ -1,34 +1,19 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { bearerToken, type Viewer } from '../auth/viewer';
-import { ERRORS } from '../errors';
-import { createContext } from '../graphql/context';
-import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from '../graphql/limits';
-import { attachLiveFeed, type LiveFeed } from '../events/live-feed';
-import { LiveAuthError } from '../auth/live-key';
-import { CLOSE_SLOW_CONSUMER, closeCodeOf, MAX_FRAME_BYTES, MAX_OPERATIONS_PER_CONNECTION, type TransportCore } from './core';
+import { LiveAuthError } from '../../auth/live-key';
+import { bearerToken, type Viewer } from '../../auth/viewer';
+import { ERRORS } from '../../errors';
+import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from '../../graphql/limits';
+import { CLOSE_SLOW_CONSUMER, closeCodeOf, liveContext, MAX_FRAME_BYTES, MAX_OPERATIONS_PER_CONNECTION, type LiveDeps } from '../core';
 
 // GraphQL over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path: the one schema,
 // subscriptions included. Apollo serves the same path over HTTP; only upgrades come here.
 
-/** What every live transport is built from. */
-export interface LiveTransportDeps {
+export interface GraphQLWsDeps extends LiveDeps {
   httpServer: http.Server;
-  schema: GraphQLSchema;
-  db: Parameters<typeof createContext>[0]['db'];
-  feed: LiveFeed;
-  /** Key checks, connection slots, rate budget, unsent-bytes cap and error masking (core.ts). */
-  core: TransportCore;
-  timeZone: string;
-  now?: () => Date;
-  /** Called as each delta leaves for clients, with the feed time of its data (push latency metric). */
-  onPush?: (seenAt: Date) => void;
-}
-
-export interface GraphQLWsDeps extends LiveTransportDeps {
   path?: string;
 }
 
@@ -131,12 +116,7 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void>; 
         ctx.extra.untrack?.();
         ctx.extra.release?.();
       },
-      context: (ctx) =>
-        attachLiveFeed(
-          createContext({ auth: { kind: 'viewer', viewer: ctx.extra.viewer! }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }),
-          deps.feed,
-          deps.onPush,
-        ),
+      context: (ctx) => liveContext(deps, ctx.extra.viewer!, deps.onPush),
     },
     wss,
   );

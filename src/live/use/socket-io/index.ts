@@ -1,97 +1,28 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { CorsOptions } from 'cors';
-import { Server, type Namespace, type Socket } from 'socket.io';
-import { LiveAuthError } from '../auth/live-key';
-import type { Viewer } from '../auth/viewer';
-import { AppError } from '../errors';
-import type { LiveOddsChange } from '../graphql/live-streams';
-import { MAX_FRAME_BYTES } from './core';
-import type { LiveTransportDeps } from './graphql-ws';
-import { createRooms } from './socket-io-rooms';
-import { handshakeRequest, parseLiveRequest, parseSignalFilter, type LiveFilter, type LiveRequest, type SignalFilter } from './live-filter';
-import { signalEventsStarter, type SignalPayload } from './signal-events';
+import { Server } from 'socket.io';
+import { LiveAuthError } from '../../../auth/live-key';
+import { AppError } from '../../../errors';
+import { MAX_FRAME_BYTES, type LiveDeps } from '../../core';
+import { handshakeRequest, parseLiveRequest, parseSignalFilter, type LiveRequest, type SignalFilter } from '../../filter';
+import { LIVE_NAMESPACE, SUBSCRIBE_GRACE_MS, type SignalSubscribeAck, type SubscribeAck } from '../../protocol';
+import { signalEventsStarter } from '../../signal-events';
+import { createRooms } from './rooms';
+import type { ClientToServerEvents, InterServerEvents, LiveSocket, ServerToClientEvents, SocketData } from './types';
 
 // The Socket.IO namespace /live-odds (spec 6, docs/live-protocol.md): an adapter over the one schema.
 // Sockets with the same filter share a group: one GraphQL subscription to liveOddsChanges whose
 // deltas go to the group's room as `odds_change` (encoded once per room), and one snapshot read
 // (GET /odds/live's selection, src/graphql/operations/LiveOdds.graphql) shared by the sockets that
-// ask for a snapshot at the same time. There is no other source of live data.
+// ask for a snapshot at the same time. There is no other source of live data. The live core
+// (src/live/core.ts) checks keys, holds the connection slots, charges the budget and cuts slow readers.
 
-export { parseLiveRequest, type LiveFilter } from './live-filter';
-
-/** Namespace of the push channel (spec 6; no version segment, spec 9). */
-export const LIVE_NAMESPACE = '/live-odds';
-
-/**
- * How long a socket that named no filter in its handshake may take to send `subscribe` before it
- * gets the unfiltered snapshot: a client that subscribes on connect gets its filtered snapshot first.
- */
-export const SUBSCRIBE_GRACE_MS = 250;
-
-/** `live_odds`: data is the `data` of GET /odds/live; on failure success is false and error says why. */
-export interface LiveOddsPayload {
-  success: boolean;
-  data?: unknown[];
-  count?: number;
-  updated_at?: string | null;
-  /** Extension: snapshot (after subscribe), interval, resync (asked for, or a reconnect not replayed). */
-  reason?: string;
-  /** Extension: the delta stream of the filter and the seq this snapshot applies at. */
-  stream?: string;
-  seq?: number;
-  error?: string;
-}
-
-export interface SubscribeAck {
-  success: boolean;
-  /** The filter in force after this call. */
-  filter?: LiveFilter;
-  error?: string;
-}
-
-/** The answer to `subscribe_signals`. */
-export interface SignalSubscribeAck {
-  success: boolean;
-  /** The signal filter in force after this call. */
-  filter?: SignalFilter;
-  error?: string;
-}
-
-export interface ServerToClientEvents {
-  live_odds: (payload: LiveOddsPayload) => void;
-  odds_change: (change: LiveOddsChange) => void;
-  /** Only after subscribe_signals: one stored line-movement signal (the /signals record). */
-  line_signal: (signal: SignalPayload) => void;
-}
-
-export interface ClientToServerEvents {
-  subscribe: (filter?: unknown, ack?: (result: SubscribeAck) => void) => void;
-  /** Opt-in signal events (line_signal), filtered by game_id, kind, market_type; a second call replaces the filter. */
-  subscribe_signals: (filter?: unknown, ack?: (result: SignalSubscribeAck) => void) => void;
-  unsubscribe_signals: (ack?: (result: { success: true }) => void) => void;
-  unsubscribe: (ack?: (result: { success: true }) => void) => void;
-  resync: (ack?: (result: { success: true }) => void) => void;
-}
-
-type InterServerEvents = Record<string, never>;
-
-interface SocketData {
-  viewer: Viewer;
-  key: string;
-  /** The subscribe payload of the handshake (auth or query), when it had one. */
-  handshake: LiveRequest | null;
-}
-
-export type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-export type LiveNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-
-export interface SocketIoDeps extends LiveTransportDeps {
+export interface SocketIoDeps extends LiveDeps {
+  httpServer: HttpServer;
   onError?: (error: unknown) => void;
   /** CORS for the long-polling transport (CORS_ORIGINS); absent: no CORS headers. */
   cors?: CorsOptions;
 }
-
-export { liveSnapshotDocument, snapshotPayload, type Snapshot } from './socket-io-rooms';
 
 /** Bytes written for `socket`'s client and not taken by it: engine.io's queue plus the WebSocket's. */
 function unsentBytes(socket: LiveSocket): number {

@@ -1,21 +1,17 @@
 import { subscribe, type ExecutionResult } from 'graphql';
 import type { Viewer } from '../auth/viewer';
 import { AppError } from '../errors';
-import { attachLiveFeed } from '../events/live-feed';
-import { createContext } from '../graphql/context';
 import { loadOperations, variablesFor } from '../graphql/operations';
-import type { LiveTransportDeps } from './graphql-ws';
-import type { SignalFilter } from './live-filter';
+import { liveContext, type LiveDeps } from './core';
+import type { SignalFilter } from './filter';
+import type { SignalPayload } from './protocol';
 
 // Signal events for the push channels that carry them on request (docs/live-protocol.md, "Signal
 // events"): Socket.IO's `subscribe_signals` and the SSE stream's `signals=` run the one GraphQL
 // subscription Subscription.lineSignalEvents (operation LineSignalEvents, the fields of /signals), as
 // graphql-ws clients do directly. Default deltas are unchanged: nobody gets signals without asking.
 
-/** A signal as pushed: the /signals record (key, kind, game_id, market_type, period, side, at, detected_at, data). */
-export type SignalPayload = Record<string, unknown>;
-
-export type SignalEventsDeps = Pick<LiveTransportDeps, 'schema' | 'db' | 'feed' | 'timeZone' | 'now'>;
+export type SignalEventsDeps = Pick<LiveDeps, 'schema' | 'db' | 'feed' | 'timeZone' | 'now'>;
 
 /**
  * Starts the signal events of `filter` for `viewer`: `onSignal` gets each stored signal, `onError`
@@ -27,7 +23,7 @@ export function signalEventsStarter(deps: SignalEventsDeps) {
   // kind and market_type are the domain's lower-case words; the operation takes the enum values.
   const toVariables = variablesFor(deps.schema, document);
   return async (viewer: Viewer, filter: SignalFilter, onSignal: (signal: SignalPayload) => void, onError: (message: string) => void): Promise<() => void> => {
-    const contextValue = attachLiveFeed(createContext({ auth: { kind: 'viewer', viewer }, db: deps.db, now: deps.now?.() ?? new Date(), timeZone: deps.timeZone }), deps.feed);
+    const contextValue = liveContext(deps, viewer);
     const variableValues = toVariables({ game_id: filter.game_id ?? null, kind: filter.kind ?? null, market_type: filter.market_type ?? null });
     const result = await subscribe({ schema: deps.schema, document, variableValues, contextValue });
     if (!(Symbol.asyncIterator in result)) {
