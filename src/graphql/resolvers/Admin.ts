@@ -1,6 +1,6 @@
 import { createAccount, createKey, listKeys, revokeKey, updateAccount } from '../../db/account-store';
 import { AppError } from '../../errors';
-import { refuseControlCharacters } from '../arguments';
+import { refuseControlCharacters } from '../../services/arguments';
 import type { AccountResolvers, ApiKeyListingResolvers, MutationResolvers, QueryResolvers } from '../__generated__/resolvers-types';
 
 // Admin operations (schema/admin.graphql). The admin-key check is the schema's root-field guard.

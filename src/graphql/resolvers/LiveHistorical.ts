@@ -25,10 +25,10 @@ import {
   storedMarketTypesOf,
 } from '../../domain';
 import type { QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
-import { invalidParameter, list, parsePage } from '../arguments';
+import { invalidParameter, list, parsePage } from '../../services/arguments';
 import type { GraphQLContext } from '../context';
-import { withQuotes } from '../point-in-time';
-import { chooseShown } from '../quotes';
+import { withQuotes } from '../../services/point-in-time';
+import { chooseShown } from '../../services/quotes';
 
 // Historical odds (spec 2.9, 4.10): one snapshot per game from the append-only odds history.
 

@@ -4,7 +4,7 @@ import { findSignals } from '../../db/signal-store';
 import { formatAmerican, labelKey, MOVEMENT_GAME_STATUSES, propTypeOf, signalLabels, storedMarketTypesOf } from '../../domain';
 import { lineMovement } from '../../domain/line-movement';
 import type { LineMovementRecord, QueryResolvers } from '../__generated__/resolvers-types';
-import { list } from '../arguments';
+import { list } from '../../services/arguments';
 
 // Line movement (spec 2.8, 4.9): open and current price of every outcome of the games being played.
 // The math (line, absolute_change, direction) is src/domain/line-movement.ts. Player props only when

@@ -3,12 +3,12 @@ import { newestFeedTime } from '../../db/feed-time';
 import { liveSnapshotRows } from '../../db/live-repository';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
 import { formatAmerican, impliedProbability, inLiveMarketFilter, isOneOf, LIVE_STATUSES, MARKET_TYPES, pushTo, type LiveMarketType } from '../../domain';
-import { invalidParameter } from '../arguments';
+import { invalidParameter } from '../../services/arguments';
 import { liveStream } from '../live-streams';
 import { withLiveScope } from '../live-scope';
 import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
-import { displayedQuotes } from '../quotes';
+import { displayedQuotes } from '../../services/quotes';
 import { outcomeTeam } from './Market';
 
 // Live odds (spec 4.8 and 6): the one read behind GET /odds/live, Query.liveGames and every push of

@@ -1,7 +1,7 @@
 import { searchPlayers } from '../../db/player-repository';
 import { playerSearchProblem } from '../../domain';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { invalidParameter, list, parsePage } from '../arguments';
+import { invalidParameter, list, parsePage } from '../../services/arguments';
 
 // Query.players (schema/player.graphql, GET /players): the players of player props.
 

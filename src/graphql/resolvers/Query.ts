@@ -1,8 +1,9 @@
 import * as repo from '../../db/odds-repository';
 import { STATUS_FILTERS } from '../../domain';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { dayOrToday, dayRange, list, parsePage, parseText } from '../arguments';
-import { checkAsOf, gamesAsOf } from '../point-in-time';
+import { dayOrToday, dayRange, list, parsePage, parseText } from '../../services/arguments';
+import { gamesAsOf } from '../../services/point-in-time';
+import { checkAsOf } from '../gates';
 
 // The read roots of schema/game.graphql, team.graphql and market.graphql.
 

@@ -3,7 +3,7 @@ import { findSignals } from '../../db/signal-store';
 import { AppError } from '../../errors';
 import { liveFeedOf, notePush, pushIterator } from '../../events/live-feed';
 import type { QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
-import { dayOrToday, list } from '../arguments';
+import { dayOrToday, list } from '../../services/arguments';
 import type { GraphQLContext } from '../context';
 
 // Query.lineSignals and Subscription.lineSignalEvents (schema/signals.graphql; docs/signals.md): read

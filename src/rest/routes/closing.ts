@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_BETS } from '../../graphql/bets';
+import { MAX_BETS } from '../../graphql/enums';
 import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES, MARKET_TYPE_TABLE, PROP_TYPES } from '../../graphql/enums';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { enumValue, objectError, requiredOr } from '../body';
