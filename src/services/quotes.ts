@@ -2,6 +2,8 @@ import type { QuoteRow, SportsbookRow } from '../db/odds-repository';
 import { LIVE_STATUSES } from '../domain';
 import type { ReadContext } from './read-context';
 
+export type { QuoteRow, SportsbookRow };
+
 // Which stored quotes a game shows. The quotes table keeps a pregame and a live row per book and
 // side; a game shows one of them, so that counts, best odds and consensus never mix the two.
 
