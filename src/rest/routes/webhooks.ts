@@ -10,7 +10,7 @@ import { defineRoutes } from '../route';
 // Alerts by webhook (docs/webhooks.md). The bodies are checked for shape and renamed here
 // (snake_case -> the GraphQL input's camelCase, enum values upper-cased); the rules that tie fields
 // together (which fields a predicate type takes, the URL's target, the per-key cap) are the
-// resolvers' (src/graphql/webhooks.ts), so GraphQL refuses the same bodies with the same words.
+// resolvers' (src/services/webhooks.ts), so GraphQL refuses the same bodies with the same words.
 
 const PREDICATE_TYPES = ENUM_VOCABULARY.WebhookPredicateType;
 const MARKET_TYPES = ENUM_VOCABULARY.LiveMarketType;
