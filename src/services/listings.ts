@@ -10,6 +10,7 @@ import {
   type DevigMethod,
   type ListingBook,
   type ListingEntry,
+  type ListingMarketType,
   type ListingPeriod,
   type ListingSort,
   type LiveFilter,
@@ -29,8 +30,8 @@ import type { ReadContext } from './read-context';
 
 /** What a listing computes over: one market type (or every prop), its period, filters and order. */
 export interface ListingRun {
-  marketType: 'moneyline' | 'spread' | 'total' | 'player_props';
-  period: 'full_game' | 'first_half';
+  marketType: ListingMarketType;
+  period: ListingPeriod;
   sort: ListingSort;
   devigMethod: DevigMethod;
   reference: ReferenceChoice;
