@@ -127,7 +127,6 @@ export interface GradedQuote {
   gameRow?: GameRow | undefined;
 }
 
-
 /** The stored score of a game as the grading functions read it. */
 function scoreOf(box: BoxscoreRow | null): GameScore | null {
   if (!box) return null;
@@ -227,12 +226,12 @@ function againstClose(close: ClosingLine, marketType: StoredMarketType, line: nu
  */
 export async function betClv(
   ctx: ReadContext,
-  bets_: readonly ClvBetInput[],
+  input: readonly ClvBetInput[],
   options: { devigMethod?: DevigMethod | null | undefined; reference?: ReferenceChoice | null | undefined } = {},
 ): Promise<BetClv[]> {
-  checkBetCount(bets_.length);
+  checkBetCount(input.length);
   const method: DevigMethod = options.devigMethod ?? 'power';
-  const bets = bets_.map((b, i) => {
+  const bets = input.map((b, i) => {
     const bet = { ...b, period: b.period ?? 'full_game', line: b.line ?? null };
     const stored = checkBet(i, bet);
     checkPrice(i, bet.price);
@@ -327,9 +326,9 @@ export async function betClv(
  * The grade of each bet from its game's stored score (a prop bet: void when the game was not played,
  * else no grade). @throws AppError BAD_REQUEST naming the first bad bet (its rules, an unknown game or player)
  */
-export async function gradeBets(ctx: Pick<ReadContext, 'loaders'>, bets_: readonly GradeBetInput[]): Promise<BetGrade[]> {
-  checkBetCount(bets_.length);
-  const bets = bets_.map((b, i) => {
+export async function gradeBets(ctx: Pick<ReadContext, 'loaders'>, input: readonly GradeBetInput[]): Promise<BetGrade[]> {
+  checkBetCount(input.length);
+  const bets = input.map((b, i) => {
     const bet = { ...b, period: b.period ?? 'full_game', line: b.line ?? null };
     return { ...bet, stored: checkBet(i, bet) };
   });

@@ -12,7 +12,7 @@ import { checkSomeOf, invalidParameter, list, parsePage } from '../../services/a
 import { buildListingOf, type ListingRun } from '../../services/listings';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
-import { checkAsOf } from '../gates';
+import { checkAsOf } from '../check-as-of';
 import { presentEntry, type TeamBriefModel } from '../present-listing';
 
 // Query.marketListing and Query.propListing (schema/listing.graphql): the cross-game listings of spec

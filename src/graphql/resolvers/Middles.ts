@@ -2,7 +2,7 @@ import { formatAmerican, PERCENT_DIGITS, PROBABILITY_DIGITS, roundTo } from '../
 import type { ListingQuote } from '../../domain';
 import { findMiddles } from '../../services/listings';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { checkAsOf } from '../gates';
+import { checkAsOf } from '../check-as-of';
 import { ageSeconds } from '../present-listing';
 
 // Query.middles (schema/signals.graphql; docs/signals.md): the middles of the spread and total

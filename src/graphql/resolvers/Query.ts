@@ -2,7 +2,7 @@ import { dayRange, list, parsePage } from '../../services/arguments';
 import { findLeagues, findTeams, gamesOfDay, gamesPage, listSportsbooks } from '../../services/games';
 import { gamesAsOf } from '../../services/point-in-time';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { checkAsOf } from '../gates';
+import { checkAsOf } from '../check-as-of';
 
 // The read roots of schema/game.graphql, team.graphql and market.graphql (src/services/games.ts).
 

@@ -2,7 +2,8 @@ import { requirePlan } from '../auth/viewer';
 import { checkAsOfInstant } from '../services/point-in-time';
 import type { GraphQLContext } from './context';
 
-// Plan gates that several resolvers share, before they call a service (the services know no viewer).
+// The plan gate of a point in time, which several resolvers share before they call a service (the
+// services know no viewer).
 
 /**
  * Checks an `asOf` argument before anything is read: the plan (Pro, Elite, like the history it is
