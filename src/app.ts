@@ -24,7 +24,7 @@ import { countFreshQuotes } from './db/listing-repository';
 import { localDateOf } from './domain';
 import { AppError, ERRORS, isDatabaseUnavailable } from './errors';
 import { createContext, type GraphQLContext } from './graphql/context';
-import { createListingMemo, type ListingMemoEntry } from './graphql/listing-memo';
+import { createListingMemo, type ListingMemoEntry } from './services/listing-memo';
 import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from './graphql/limits';
 import { buildSchema } from './graphql/schema';
 import { createLiveCore } from './live/core';

@@ -89,7 +89,7 @@ export interface CacheBytes {
   parsedUrls: number;
   /** PERSISTED_QUERIES_MAX_BYTES: automatic persisted queries (registered by keyed requests only), and as much for parsed GraphQL GET documents. */
   persistedQueries: number;
-  /** LISTING_ROWS_MAX_BYTES: the rows of the cross-game listings read under the current data version (graphql/listing-memo.ts). */
+  /** LISTING_ROWS_MAX_BYTES: the rows of the cross-game listings read under the current data version (services/listing-memo.ts). */
   listingRows: number;
 }
 

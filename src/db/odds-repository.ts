@@ -163,3 +163,12 @@ export function listSportsbooks(prisma: PrismaClient): Promise<Sportsbook[]> {
 }
 
 export type { Boxscore as BoxscoreRow, Game as GameRow, League as LeagueRow, PublicBetting as PublicBettingRow, Quote as QuoteRow, Sportsbook as SportsbookRow, Team as TeamRow };
+
+/** The ids of the games starting in [from, to), narrowed to `gameIds` when given (in no order). */
+export async function gameIdsStarting(prisma: PrismaClient, range: { from: Date; to: Date }, gameIds?: readonly number[]): Promise<number[]> {
+  const games = await prisma.game.findMany({
+    where: { startTime: { gte: range.from, lt: range.to }, ...(gameIds && { id: { in: [...gameIds] } }) },
+    select: { id: true },
+  });
+  return games.map((g) => g.id);
+}

@@ -204,7 +204,7 @@ interface Reference extends ReferenceInfo {
   probability: number;
 }
 
-/** The quotes of one market (game, period, live flag; and player and prop on props) and what is derived from them once (also the fair close of CLV, src/graphql/closing.ts). */
+/** The quotes of one market (game, period, live flag; and player and prop on props) and what is derived from them once (also the fair close of CLV, src/services/closing.ts). */
 export class MarketView {
   /** Line -> de-vigged pairs quoting it. Map keys compare with SameValueZero, so 0 and -0 meet. */
   private readonly lines = new Map<number, LineGroup>();
@@ -462,7 +462,7 @@ export function buildListing(input: BuildListingInput): ListingEntry[] {
   const prefer = input.reference ?? DEFAULT_REFERENCE;
   const bookOf = (id: number): ListingBook => input.books.get(id) ?? { id, name: null, isAggregate: false, isSharp: false };
 
-  // Absent filters do not filter; an empty list matches nothing (the rule of src/graphql/arguments.ts).
+  // Absent filters do not filter; an empty list matches nothing (the rule of src/services/arguments.ts).
   const bookFilter = input.bookIds ? new Set(input.bookIds) : null;
   const teamFilter = input.teamIds ? new Set(input.teamIds) : null;
   const sideFilter = input.sides ? new Set(input.sides) : null;

@@ -2,13 +2,14 @@ import type { Auth } from '../auth/authenticate';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/client';
 import type { KeyChangeEvent } from '../events/bus';
-import type { ListingMemo } from './listing-memo';
+import type { ListingMemo } from '../services/listing-memo';
+import type { ReadContext } from '../services/read-context';
 import { createLoaders, type Loaders } from './loaders';
 
 export type { Auth } from '../auth/authenticate';
 
-/** What every resolver receives. */
-export interface GraphQLContext {
+/** What every resolver receives; the services read with it (a ReadContext). */
+export interface GraphQLContext extends ReadContext {
   auth: Auth;
   /** The API key's viewer, or null (admin or anonymous). */
   viewer: Viewer | null;

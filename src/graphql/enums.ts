@@ -118,3 +118,12 @@ export {
   REFERENCE_CHOICES as LISTING_REFERENCE_CHOICES,
   DEFAULT_REFERENCE as LISTING_DEFAULT_REFERENCE,
 } from '../domain';
+
+/**
+ * The rules REST states in its parameters and OpenAPI document, written once below GraphQL: the
+ * argument parsers and their hints (src/domain), the sides of each listed market, the most bets of a
+ * request and the limits of a webhook (src/services), so that REST and GraphQL refuse alike.
+ */
+export { dateProblem, INSTANT_HINT, INTERVAL_HINT, parseInstant, parseInterval, SIDES_BY_MARKET, textProblem } from '../domain';
+export { MAX_BETS } from '../services/bet-rules';
+export { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOKS_PER_KEY } from '../services/webhooks';

@@ -1,13 +1,10 @@
 // The model behind each GraphQL object type (codegen.yml `mappers`): what a parent resolver returns
 // and a child resolver receives. Rows come from Prisma; computed objects are plain records.
 import type * as Prisma from '../db/client';
+import type { GameAt } from '../services/point-in-time';
 
-/**
- * A game row; `quotesAsOf`, when set, are the prices its markets show instead of the current quotes
- * (a point in time or a historical snapshot, src/graphql/point-in-time.ts), one per book, market,
- * period and side.
- */
-export type Game = Prisma.Game & { quotesAsOf?: Prisma.Quote[] | undefined; quotesAt?: Date | undefined };
+/** A game row, with the prices of an instant when it has them (src/services/point-in-time.ts). */
+export type Game = GameAt;
 export type Team = Prisma.Team;
 export type League = Prisma.League;
 export type Sportsbook = Prisma.Sportsbook;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { dateProblem, INSTANT_HINT, INTERVAL_HINT, parseInstant, parseInterval, textProblem } from '../graphql/arguments';
+import { dateProblem, INSTANT_HINT, INTERVAL_HINT, parseInstant, parseInterval, textProblem } from '../graphql/enums';
 
 // Parameter types of the REST routes. Each is a zod schema that turns the raw query value (a string,
 // or an array of strings when repeated) into a GraphQL variable, with a message naming what is
 // allowed, and carries its OpenAPI schema in `.meta({ openapi })` for src/rest/openapi.ts. The rules
-// themselves (date range, text, closed sets) are GraphQL's (src/graphql/arguments.ts), written once.
+// themselves (date range, text, closed sets) are those of the services (src/services/arguments.ts), written once.
 
 /** Largest id a GraphQL Int holds (32-bit signed). */
 export const MAX_ID = 2_147_483_647;

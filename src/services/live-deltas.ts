@@ -3,7 +3,7 @@ import { gameStates, quotesOfMarkets, readConsistently, type GameState } from '.
 import { propQuotesByGameIds, quotesByGameIds, type QuoteRow } from '../db/odds-repository';
 import { marketInScope, scopeWantsProps, type LiveScope, type LiveTick } from '../events/live-feed';
 import { isOneOf, isPropMarket, LIVE_STATUSES, MARKET_TYPES, ODDS_DECIMAL_DIGITS, propTypeOf, pushTo, roundTo } from '../domain';
-import { displayedQuotes } from '../graphql/quotes';
+import { displayedQuotes } from './quotes';
 
 // The one delta engine (docs/live-protocol.md): what a change tick of the live feed changed inside a
 // filter, read from one database snapshot, for every transport. Two numberings use it: the

@@ -17,7 +17,7 @@ import {
   type WebhookRow,
 } from '../db/webhook-repository';
 import { buildListing, listingGame, marketViews, type ListingBook, type ListingEntry, type ListingQuote } from '../domain';
-import { newMessageId, type WebhookPredicateModel } from '../graphql/webhooks';
+import { newMessageId, type WebhookPredicateModel } from '../services/webhooks';
 
 // From committed changes to stored deliveries (docs/webhooks.md). Driven by the change log
 // (src/db/change-log.ts): each round reads the entries after the stored cursor, evaluates every

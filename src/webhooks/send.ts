@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { isPrivateAddress, isPrivateHost } from '../graphql/webhook-target';
+import { isPrivateAddress, isPrivateHost } from '../services/webhook-target';
 
 // One attempt of one delivery: a POST of the stored JSON body with the Standard Webhooks headers
 // (webhook-id, webhook-timestamp, webhook-signature), signed by the `standardwebhooks` package, so

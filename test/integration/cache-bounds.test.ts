@@ -60,7 +60,7 @@ describe('byte bounds of the response cache and the parsed URLs', () => {
   });
 });
 
-describe('byte bound of the listing rows (graphql/listing-memo.ts)', () => {
+describe('byte bound of the listing rows (services/listing-memo.ts)', () => {
   let t: TestApp;
   let key: string;
   beforeAll(async () => {

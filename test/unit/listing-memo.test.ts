@@ -1,4 +1,4 @@
-import { createListingMemo, listingRowsBytes, type ListingMemoEntry } from '../../src/graphql/listing-memo';
+import { createListingMemo, listingRowsBytes, type ListingMemoEntry } from '../../src/services/listing-memo';
 import { BoundedCache, type CacheEvent } from '../../src/rest/bounded-cache';
 
 // The listing memo is bounded in bytes like every other cache (issue 20): its store is a BoundedCache.

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { isPrivateAddress, isPrivateHost } from '../../src/graphql/webhook-target';
+import { isPrivateAddress, isPrivateHost } from '../../src/services/webhook-target';
 
 describe('webhook targets (SSRF guard)', () => {
   test.each([

@@ -1,54 +1,20 @@
-import { createAccount, createKey, listKeys, revokeKey, updateAccount } from '../../db/account-store';
-import { AppError } from '../../errors';
-import { refuseControlCharacters } from '../arguments';
+import { createAccount, createApiKey, listApiKeys, revokeApiKey, updateAccount } from '../../services/accounts';
 import type { AccountResolvers, ApiKeyListingResolvers, MutationResolvers, QueryResolvers } from '../__generated__/resolvers-types';
 
-// Admin operations (schema/admin.graphql). The admin-key check is the schema's root-field guard.
+// Admin operations (schema/admin.graphql; src/services/accounts.ts). The admin-key check is the
+// schema's root-field guard.
 
 export const AdminQuery: Pick<QueryResolvers, 'apiKeys'> = {
-  apiKeys: (_root, _args, ctx) => listKeys(ctx.db.prisma),
+  apiKeys: (_root, _args, ctx) => listApiKeys(ctx),
 };
 
 export const Mutation: MutationResolvers = {
   ok: () => true,
-  createAccount: (_root, args, ctx) => {
-    refuseControlCharacters('name', args.name);
-    return createAccount(ctx.db.prisma, { name: args.name, plan: args.plan, subscriptionEndsAt: args.subscriptionEndsAt ?? null });
-  },
-  createApiKey: async (_root, args, ctx) => {
-    if (args.name) refuseControlCharacters('name', args.name);
-    if (args.accountId) refuseControlCharacters('accountId', args.accountId);
-    try {
-      const key = await createKey(ctx.db.prisma, {
-        accountId: args.accountId ?? undefined,
-        plan: args.plan ?? undefined,
-        expiresAt: args.expiresAt,
-        name: args.name ?? null,
-      });
-      return { id: key.id, key: key.key, accountId: key.account_id, plan: key.plan, expiresAt: key.expires_at ? new Date(key.expires_at) : null, name: key.name };
-    } catch (error) {
-      if (args.accountId && error instanceof Error && /not found/.test(error.message)) throw new AppError('NOT_FOUND', `account ${args.accountId} not found`);
-      throw error;
-    }
-  },
+  createAccount: (_root, args, ctx) => createAccount(ctx, args),
+  createApiKey: (_root, args, ctx) => createApiKey(ctx, args),
   // Each change is announced after its write, so every API process drops the key before we answer.
-  revokeApiKey: async (_root, args, ctx) => {
-    refuseControlCharacters('id', args.id);
-    const revoked = await revokeKey(ctx.db.prisma, args.id);
-    if (revoked) await ctx.keyChanged?.({ keyId: args.id });
-    return revoked;
-  },
-  updateAccount: async (_root, args, ctx) => {
-    refuseControlCharacters('id', args.id);
-    const account = await updateAccount(ctx.db.prisma, args.id, {
-      plan: args.plan ?? undefined,
-      subscriptionStatus: args.subscriptionStatus ?? undefined,
-      // null clears the end date; absent leaves it alone
-      subscriptionEndsAt: args.subscriptionEndsAt === undefined ? undefined : args.subscriptionEndsAt,
-    });
-    if (account) await ctx.keyChanged?.({ accountId: args.id });
-    return account;
-  },
+  revokeApiKey: (_root, args, ctx) => revokeApiKey(ctx, args.id, ctx.keyChanged),
+  updateAccount: (_root, args, ctx) => updateAccount(ctx, args.id, args, ctx.keyChanged),
 };
 
 export const Account: AccountResolvers = {

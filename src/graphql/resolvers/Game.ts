@@ -1,8 +1,7 @@
-import type { QuoteRow } from '../../db/odds-repository';
 import type { Team as TeamModel } from '../mappers';
 import type { BoxscoreResolvers, GameResolvers } from '../__generated__/resolvers-types';
 import { inLiveScope } from '../live-scope';
-import { displayedQuotes } from '../quotes';
+import { displayedQuotes, type QuoteRow } from '../../services/quotes';
 
 export const Game: GameResolvers = {
   gameId: (g) => g.id,

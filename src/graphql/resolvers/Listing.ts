@@ -2,55 +2,26 @@ import {
   DEFAULT_DEVIG_METHOD,
   DEFAULT_LIVE_FILTER,
   DEFAULT_REFERENCE,
-  gameTiming,
   MARKET_TYPE_TABLE,
   PROP_TYPES,
   propMarketOf,
   SIDES_BY_MARKET,
-  type DevigMethod,
-  type ListingSort,
-  type LiveFilter,
   type MarketTypeDefinition,
-  type ReferenceChoice,
 } from '../../domain';
-import { findListingRows } from '../../db/listing-repository';
+import { checkSomeOf, invalidParameter, list, parsePage } from '../../services/arguments';
+import { buildListingOf, type ListingRun } from '../../services/listings';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { checkSomeOf, dayOrToday, invalidParameter, list, parsePage } from '../arguments';
 import type { GraphQLContext } from '../context';
-import { buildListing, listingGame, type ListingBook } from '../../domain';
-import { checkAsOf } from '../point-in-time';
-import { listingRowsBytes } from '../listing-memo';
-import { chooseShown } from '../quotes';
+import { checkAsOf } from '../check-as-of';
 import { presentEntry, type TeamBriefModel } from '../present-listing';
 
 // Query.marketListing and Query.propListing (schema/listing.graphql): the cross-game listings of spec
-// 4.5-4.7, and of player props (docs/player-props.md). The closed
+// 4.5-4.7, and of player props (docs/player-props.md), built by src/services/listings.ts. The closed
 // sets are schema enums; the rules that tie arguments together are checked here, so GraphQL and
 // every REST route reject the same bad values with the same message, which names the parameter.
 
 /** The listing row of a market type (domain/market-types.ts): default order (spec 4.5-4.7) and filter. */
 const listingOf = (marketType: keyof typeof MARKET_TYPE_TABLE) => (MARKET_TYPE_TABLE[marketType] as MarketTypeDefinition).listing!;
-
-/** What a listing computes over: one market type (or every prop), its period, filters and order. */
-interface ListingRun {
-  marketType: 'moneyline' | 'spread' | 'total' | 'player_props';
-  period: 'full_game' | 'first_half';
-  sort: ListingSort;
-  devigMethod: DevigMethod;
-  reference: ReferenceChoice;
-  gameIds: readonly number[] | undefined;
-  teamIds: readonly number[] | undefined;
-  sides: readonly string[] | undefined;
-  bookIds: readonly number[] | undefined;
-  playerIds?: readonly number[] | undefined;
-  propMarkets?: readonly string[] | undefined;
-  /** Pregame prices only, live prices only, or all. */
-  live: LiveFilter;
-  date: string | null | undefined;
-  asOf: Date | null;
-  /** Entries presented: this slice of the sorted listing (all when absent). */
-  page?: { limit: number; offset: number };
-}
 
 export const ListingQuery: Pick<QueryResolvers, 'marketListing' | 'propListing'> = {
   marketListing: async (_root, args, ctx) => {
@@ -100,52 +71,10 @@ export const ListingQuery: Pick<QueryResolvers, 'marketListing' | 'propListing'>
   },
 };
 
-/** The listing of `run`, presented (ListingOutcome). */
+/** The listing of `run` (src/services/listings.ts), presented (ListingOutcome). */
 async function runListing(ctx: GraphQLContext, run: ListingRun) {
-  const { marketType, period, sort, devigMethod, gameIds, sides } = run;
-  // Props: team_id picks the games (a prop's outcome has no team), not outcomes.
-  const teamIds = marketType === 'player_props' ? undefined : run.teamIds;
-  const asOf = run.asOf;
-  const args = { date: run.date };
-  if (asOf) checkAsOf(ctx, asOf, 'point-in-time listings (as_of)');
-  // The clock of the listing: ages, staleness and the default day are those of asOf when given.
-  const now = asOf ?? ctx.now;
-  // Game ids already pick the games: without an explicit date they are not limited to today.
-  const range = gameIds && !args.date ? {} : dayOrToday(args.date, now, ctx.timeZone);
-
-  // The rows are read once per data version and scope (listing-memo.ts): they are a function of the
-  // stored prices alone. The listing is built at each request's own clock (ages, staleness and
-  // whether a game has started move with it between two ingests), and only the page is presented.
-  const scope = { ...range, gameIds, teamIds: run.teamIds, marketType, period };
-  const read = () => findListingRows(ctx.db.prisma, scope, asOf ?? undefined);
-  const rows = ctx.listingMemo
-    ? await ctx.listingMemo.get(JSON.stringify({ ...scope, asOf: asOf?.toISOString() ?? null }), read, listingRowsBytes)
-    : await read();
-  const books = new Map<number, ListingBook>(rows.books.map((b) => [b.id, b]));
-  // At an instant, each book's price is the one its game showed then (pregame before the start, live
-  // from it on when the book had one), as Query.game with asOf shows it; and a game counts as being
-  // played when it had started and had a live price by then (its status then is not kept).
-  const quotes = asOf ? rows.games.flatMap((g) => chooseShown(rows.quotes.filter((q) => q.gameId === g.id), asOf >= g.startTime)) : rows.quotes;
-  const timing = (g: (typeof rows.games)[number]) => gameTiming(g, asOf ? { at: asOf, hasLivePrice: quotes.some((q) => q.gameId === g.id && q.isLive) } : undefined);
-  // Only the page's entries are built (the order needs each price's value alone).
-  const listing = buildListing({
-    page: run.page,
-    marketType,
-    games: rows.games.map((g) => listingGame(g, timing(g))),
-    quotes,
-    books,
-    devigMethod,
-    reference: run.reference,
-    sort,
-    now,
-    bookIds: run.bookIds,
-    teamIds,
-    sides,
-    playerIds: run.playerIds,
-    propMarkets: run.propMarkets,
-    live: run.live,
-  });
-  const entries = listing;
+  if (run.asOf) checkAsOf(ctx, run.asOf, 'point-in-time listings (as_of)');
+  const { entries, books, now } = await buildListingOf(ctx, run);
 
   const teamIdsUsed = [...new Set(entries.flatMap((e) => (e.quote.teamId === null ? [] : [e.quote.teamId])))];
   const teams = new Map<number, TeamBriefModel>();

@@ -1,14 +1,13 @@
 import { requirePlan } from '../../auth/viewer';
-import { newestFeedTime } from '../../db/feed-time';
-import { liveSnapshotRows } from '../../db/live-repository';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
-import { formatAmerican, impliedProbability, inLiveMarketFilter, isOneOf, LIVE_STATUSES, MARKET_TYPES, pushTo, type LiveMarketType } from '../../domain';
+import { formatAmerican, impliedProbability, inLiveMarketFilter, isOneOf, MARKET_TYPES, pushTo, type LiveMarketType } from '../../domain';
+import { invalidParameter } from '../../services/arguments';
 import { liveStream } from '../../services/live-streams';
-import { invalidParameter } from '../arguments';
 import { withLiveScope } from '../live-scope';
 import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
-import { displayedQuotes } from '../quotes';
+import { dataTime, liveSnapshot } from '../../services/live-odds';
+import { displayedQuotes } from '../../services/quotes';
 import { outcomeTeam } from './Market';
 
 // Live odds (spec 4.8 and 6): the one read behind GET /odds/live, Query.liveGames and every push of
@@ -43,12 +42,12 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
   const feed = liveFeedOf(ctx);
   const stream = feed ? liveStream(feed, ctx.db.prisma, scope) : null;
   const at = stream ? { stream: stream.id, seq: stream.seq } : { stream: null, seq: null };
-  // Games, scores and quotes from one database snapshot (db/live-repository.ts), handed to the
+  // Games, scores and quotes from one database snapshot (services/live-odds.ts), handed to the
   // loaders so the fields below (Game.boxscore, the markets) show that same state.
   // Under player_props the props too, from the same snapshot (Markets.playerProps reads them primed).
   const props = scope.marketType === 'player_props';
   const rows = await share(`live-rows:${scope.gameId ?? '*'}${props ? ':props' : ''}`, () =>
-    liveSnapshotRows(ctx.db.prisma, LIVE_STATUSES, scope.gameId != null ? [scope.gameId] : undefined, props),
+    liveSnapshot(ctx, scope.gameId ?? null, props),
   );
   const games = rows.games;
   const byGame = (list: typeof rows.quotes) => {
@@ -77,7 +76,7 @@ export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason
       if (!newest || q.seenAt > newest) newest = q.seenAt;
     }
   });
-  if (games.length === 0) newest = await share('feed-time', () => newestFeedTime(ctx.db.prisma));
+  if (games.length === 0) newest = await share('feed-time', () => dataTime(ctx));
   return { updatedAt: newest, count: games.length, games: games.map((g) => withLiveScope(g, scope)), reason, ...at };
 }
 

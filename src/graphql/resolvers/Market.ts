@@ -14,11 +14,10 @@ import {
   type MarketTypeDefinition,
   type StoredMarketType,
 } from '../../domain';
-import type { QuoteRow } from '../../db/odds-repository';
 import type { CoreBetTypesResolvers, MarketResolvers, MarketsResolvers, OutcomeResolvers } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
 import type { Outcome as OutcomeModel, Team } from '../mappers';
-import { booksOf, isRealBook } from '../quotes';
+import { booksOf, isRealBook, type QuoteRow } from '../../services/quotes';
 
 // Markets of one game (spec 2.3) and their outcomes (2.4). Best odds and consensus use only real
 // books' available prices: aggregates (Consensus, Open) restate other books and are no place to bet.

@@ -1,10 +1,10 @@
-import * as repo from '../../db/odds-repository';
-import { STATUS_FILTERS } from '../../domain';
+import { dayRange, list, parsePage } from '../../services/arguments';
+import { findLeagues, findTeams, gamesOfDay, gamesPage, listSportsbooks } from '../../services/games';
+import { gamesAsOf } from '../../services/point-in-time';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { dayOrToday, dayRange, list, parsePage, parseText } from '../arguments';
-import { checkAsOf, gamesAsOf } from '../point-in-time';
+import { checkAsOf } from '../check-as-of';
 
-// The read roots of schema/game.graphql, team.graphql and market.graphql.
+// The read roots of schema/game.graphql, team.graphql and market.graphql (src/services/games.ts).
 
 export const Query: QueryResolvers = {
   ok: () => true,
@@ -12,19 +12,7 @@ export const Query: QueryResolvers = {
   games: async (_root, args, ctx) => {
     const page = parsePage(args.limit, args.offset);
     if (args.asOf) checkAsOf(ctx, args.asOf, 'point-in-time markets (as_of)');
-    const found = await repo.findGames(
-      ctx.db.prisma,
-      {
-        ...dayRange(args, ctx.timeZone),
-        leagueId: args.leagueId ?? undefined,
-        gameIds: list(args.gameId),
-        teamIds: list(args.teamId),
-        statuses: args.status ? STATUS_FILTERS.get(args.status) : undefined,
-      },
-      page,
-    );
-    // Point in time: the page's games show the prices of then (one read for the page).
-    return args.asOf ? { ...found, items: await gamesAsOf(ctx, found.items, args.asOf) } : found;
+    return gamesPage(ctx, args, page);
   },
 
   game: async (_root, args, ctx) => {
@@ -41,26 +29,16 @@ export const Query: QueryResolvers = {
     return game;
   },
 
-  teams: async (_root, args, ctx) =>
-    repo.findTeams(ctx.db.prisma, {
-      leagueId: args.leagueId ?? undefined,
-      teamIds: list(args.teamId),
-      conference: parseText('conference', args.conference),
-      division: parseText('division', args.division),
-    }),
+  teams: (_root, args, ctx) => findTeams(ctx, args),
 
-  leagues: async (_root, args, ctx) =>
-    repo.findLeagues(ctx.db.prisma, { leagueId: args.leagueId ?? undefined, sport: parseText('sport', args.sport), isActive: args.isActive ?? undefined }),
+  leagues: (_root, args, ctx) => findLeagues(ctx, args),
 
-  sportsbooks: (_root, _args, ctx) => repo.listSportsbooks(ctx.db.prisma),
+  sportsbooks: (_root, _args, ctx) => listSportsbooks(ctx),
 
-  consensus: async (_root, args, ctx) => {
-    const { items } = await repo.findGames(ctx.db.prisma, { ...dayOrToday(args.date, ctx.now, ctx.timeZone), gameIds: list(args.gameId) }, { limit: 1000, offset: 0 });
-    return items.map((game) => ({ game }));
-  },
+  consensus: async (_root, args, ctx) => (await gamesOfDay(ctx, args.date, args.gameId)).map((game) => ({ game })),
 
   bettingInfo: async (_root, args, ctx) => {
-    const { items } = await repo.findGames(ctx.db.prisma, { ...dayOrToday(args.date, ctx.now, ctx.timeZone), gameIds: list(args.gameId) }, { limit: 1000, offset: 0 });
+    const items = await gamesOfDay(ctx, args.date, args.gameId);
     const marketTypes = list(args.marketType);
     const bookIds = list(args.bookId);
     return items.map((game) => ({ game, marketTypes, bookIds }));

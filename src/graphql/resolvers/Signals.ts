@@ -1,15 +1,12 @@
 import { requirePlan } from '../../auth/viewer';
-import { findSignals } from '../../db/signal-store';
 import { AppError } from '../../errors';
 import { liveFeedOf, notePush, pushIterator } from '../../events/live-feed';
+import { lineSignals, signalsByKeys, type SignalRow } from '../../services/signals';
 import type { QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
-import { dayOrToday, list } from '../arguments';
 import type { GraphQLContext } from '../context';
 
 // Query.lineSignals and Subscription.lineSignalEvents (schema/signals.graphql; docs/signals.md): read
-// the signals the ingest stored (src/db/signal-store.ts). Nothing is detected here.
-
-type SignalRow = Awaited<ReturnType<typeof findSignals>>[number];
+// the signals the ingest stored (src/services/signals.ts). Nothing is detected here.
 
 const lineSignalOf = (r: SignalRow) => ({ key: r.key, kind: r.kind, gameId: r.gameId, marketType: r.marketType, period: r.period, side: r.side, at: r.at, detectedAt: r.detectedAt, data: r.data });
 
@@ -21,16 +18,7 @@ const requireSignals = (ctx: GraphQLContext, what: string) => {
 export const SignalsQuery: Pick<QueryResolvers, 'lineSignals'> = {
   lineSignals: async (_root, args, ctx) => {
     requireSignals(ctx, 'line-movement signals (/odds/signals)');
-    let gameIds = list(args.gameId);
-    if (!gameIds || args.date) {
-      const range = dayOrToday(args.date, ctx.now, ctx.timeZone);
-      const games = await ctx.db.prisma.game.findMany({
-        where: { startTime: { gte: range.from!, lt: range.to! }, ...(gameIds && { id: { in: [...gameIds] } }) },
-        select: { id: true },
-      });
-      gameIds = games.map((g) => g.id);
-    }
-    const rows = await findSignals(ctx.db.prisma, { gameIds, kinds: list(args.kind), marketTypes: list(args.marketType) });
+    const rows = await lineSignals(ctx, args);
     return rows.map(lineSignalOf);
   },
 };
@@ -51,7 +39,7 @@ export const SignalsSubscription: Pick<SubscriptionResolvers, 'lineSignalEvents'
         return feed.onSignals((tick) => {
           if (!tick.signals.some(wanted)) return;
           // The rows of one event are read once per process, whatever the subscribers.
-          const rows = tick.shared('rows', () => findSignals(ctx.db.prisma, { keys: tick.signals.map((s) => s.key) }));
+          const rows = tick.shared('rows', () => signalsByKeys(ctx, tick.signals.map((s) => s.key)));
           chain = chain.then(async () => {
             const order = new Map(tick.signals.map((s, i) => [s.key, i]));
             for (const row of [...(await rows)].sort((a, b) => order.get(a.key)! - order.get(b.key)!)) if (wanted(row)) push(row);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_BETS } from '../../graphql/bets';
+import { MAX_BETS } from '../../graphql/enums';
 import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES, MARKET_TYPE_TABLE, PROP_TYPES } from '../../graphql/enums';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { enumValue, objectError, requiredOr } from '../body';
@@ -16,7 +16,7 @@ const PERIOD_VALUES = ['full', ...PERIODS];
 // Closing lines, closing-line value and grading (docs/closing-and-grading.md). The POST bodies are
 // checked and renamed here (snake_case -> the GraphQL input's camelCase, enum values upper-cased);
 // the bets' own rules (side of the market, line, price, placed_at, the cap) are the resolvers'
-// (src/graphql/bets.ts), so GraphQL refuses the same bets.
+// (src/services/bet-rules.ts), so GraphQL refuses the same bets.
 
 const int = (message: string) => z.number({ error: requiredOr(message) }).int({ error: message });
 const gameId = int('must be an integer game id').min(1, { error: 'must be an integer game id' });

@@ -9,7 +9,7 @@ import { liveOddsVariables, ODDS_STREAM_FIELD, oddsStreamDocument, OPERATIONS_DI
 // Live odds, line movement and historical odds (spec 4.8-4.10). The resolvers (src/graphql/resolvers/
 // Live*.ts) check the plans and the arguments; this table only names parameters and envelopes.
 
-/** What a missing start_date or end_date is told (the resolver's words, src/graphql/resolvers/LiveHistorical.ts). */
+/** What a missing start_date or end_date is told (the service's words, src/services/historical.ts). */
 const DAY_HINT = 'a day written YYYY-MM-DD';
 
 export const liveRoutes = defineRoutes([

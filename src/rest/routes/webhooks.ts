@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENUM_VOCABULARY } from '../../graphql/enums';
 import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS, PROP_TYPES } from '../../graphql/enums';
-import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOKS_PER_KEY } from '../../graphql/webhooks';
+import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOKS_PER_KEY } from '../../graphql/enums';
 import { enumValue, objectError, requiredOr } from '../body';
 import { item, list, page } from '../envelope';
 import { id, integer, required, withDefault } from '../params';
@@ -10,7 +10,7 @@ import { defineRoutes } from '../route';
 // Alerts by webhook (docs/webhooks.md). The bodies are checked for shape and renamed here
 // (snake_case -> the GraphQL input's camelCase, enum values upper-cased); the rules that tie fields
 // together (which fields a predicate type takes, the URL's target, the per-key cap) are the
-// resolvers' (src/graphql/webhooks.ts), so GraphQL refuses the same bodies with the same words.
+// resolvers' (src/services/webhooks.ts), so GraphQL refuses the same bodies with the same words.
 
 const PREDICATE_TYPES = ENUM_VOCABULARY.WebhookPredicateType;
 const MARKET_TYPES = ENUM_VOCABULARY.LiveMarketType;

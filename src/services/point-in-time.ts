@@ -1,24 +1,28 @@
-import { requirePlan } from '../auth/viewer';
-import type { Game as GameRow } from '../db/client';
+import type { Game as GameRow, Quote } from '../db/client';
 import { findHistoricalQuotes } from '../db/history-repository';
 import { invalidParameter } from './arguments';
-import type { GraphQLContext } from './context';
-import type { Game } from './mappers';
 import { chooseShown } from './quotes';
+import type { ReadContext } from './read-context';
 
 // Point in time (`asOf` on game, games and marketListing; REST `as_of`): the prices as the service
 // knew them at an instant, read from the append-only history. docs/point-in-time.md.
 
 /**
- * Checks an `asOf` argument before anything is read: the plan (Pro, Elite, like the history it is
- * read from) and an instant that is not after the request's clock (the service cannot know prices it
- * has not seen; an instant in the future would also be an answer that changes while it is cached).
- * @throws AppError PLAN_REQUIRED (403) or BAD_REQUEST (400) naming as_of
+ * A game row; `quotesAsOf`, when set, are the prices its markets show instead of the current quotes
+ * (a point in time or a historical snapshot), one per book, market, period and side.
+ * The model of GraphQL's Game (src/graphql/mappers.ts).
  */
-export function checkAsOf(ctx: GraphQLContext, asOf: Date, what: string): void {
-  if (ctx.viewer) requirePlan(ctx.viewer, 'historical', what);
-  if (asOf.getTime() > ctx.now.getTime()) {
-    throw invalidParameter('as_of', `must not be in the future (now is ${ctx.now.toISOString()}): prices not yet seen are unknown`);
+export type GameAt = GameRow & { quotesAsOf?: Quote[] | undefined; quotesAt?: Date | undefined };
+
+/**
+ * Checks an `asOf` instant before anything is read: not after the request's clock (the service cannot
+ * know prices it has not seen; an instant in the future would also be an answer that changes while it
+ * is cached). The plan gate (Pro, Elite, like the history it is read from) is the caller's.
+ * @throws AppError BAD_REQUEST (400) naming as_of
+ */
+export function checkAsOfInstant(asOf: Date, now: Date): void {
+  if (asOf.getTime() > now.getTime()) {
+    throw invalidParameter('as_of', `must not be in the future (now is ${now.toISOString()}): prices not yet seen are unknown`);
   }
 }
 
@@ -28,7 +32,7 @@ export function checkAsOf(ctx: GraphQLContext, asOf: Date, what: string): void {
  * on when the book had one (as a game being played shows its live prices). The markets of the
  * returned games render these instead of the current quotes; the other fields are the game now.
  */
-export async function gamesAsOf(ctx: GraphQLContext, games: readonly GameRow[], asOf: Date): Promise<Game[]> {
+export async function gamesAsOf(ctx: Pick<ReadContext, 'db'>, games: readonly GameRow[], asOf: Date): Promise<GameAt[]> {
   const quotes = await findHistoricalQuotes(
     ctx.db.prisma,
     games.map((g) => g.id),
@@ -43,6 +47,6 @@ export async function gamesAsOf(ctx: GraphQLContext, games: readonly GameRow[], 
  * The game whose markets show `quotes` (already one per book, market, period and side), as they
  * stood at `at` when they are the prices of an instant (not of a closing snapshot).
  */
-export function withQuotes(game: GameRow, quotes: Game['quotesAsOf'], at?: Date): Game {
+export function withQuotes(game: GameRow, quotes: GameAt['quotesAsOf'], at?: Date): GameAt {
   return { ...game, quotesAsOf: quotes, ...(at && { quotesAt: at }) };
 }

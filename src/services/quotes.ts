@@ -1,6 +1,8 @@
 import type { QuoteRow, SportsbookRow } from '../db/odds-repository';
 import { LIVE_STATUSES } from '../domain';
-import type { GraphQLContext } from './context';
+import type { ReadContext } from './read-context';
+
+export type { QuoteRow, SportsbookRow };
 
 // Which stored quotes a game shows. The quotes table keeps a pregame and a live row per book and
 // side; a game shows one of them, so that counts, best odds and consensus never mix the two.
@@ -29,7 +31,7 @@ export function chooseShown<Q extends QuoteRow>(quotes: readonly Q[], preferLive
 }
 
 /** The books of `quotes` by id (one batched load; unknown books are absent). */
-export async function booksOf(ctx: GraphQLContext, quotes: readonly { bookId: number }[]): Promise<Map<number, SportsbookRow>> {
+export async function booksOf(ctx: Pick<ReadContext, 'loaders'>, quotes: readonly { bookId: number }[]): Promise<Map<number, SportsbookRow>> {
   const ids = [...new Set(quotes.map((q) => q.bookId))];
   const books = await ctx.loaders.sportsbookById.loadMany(ids);
   const map = new Map<number, SportsbookRow>();

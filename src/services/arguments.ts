@@ -1,14 +1,12 @@
-import { dateProblem, INSTANT_HINT, INTERVAL_HINT, localDateOf, localDayRange, parseInstant, parseInterval, SIDES_BY_MARKET, textProblem } from '../domain';
+import { localDateOf, localDayRange, textProblem } from '../domain';
 import type { GameFilter } from '../db/odds-repository';
 import { AppError } from '../errors';
 
-// Argument rules shared by the resolvers (and so by every REST route): one place says what a text
-// filter or a date range means, and the one wording of a refusal. The closed sets are schema enums
-// (src/graphql/enums.ts); what remains here ties arguments together. REST parameter parsing
-// (src/rest/params.ts) uses the rules re-exported here, so both transports refuse the same values
-// with the same words.
-
-export { dateProblem, INSTANT_HINT, INTERVAL_HINT, parseInstant, parseInterval, SIDES_BY_MARKET, textProblem };
+// Argument rules shared by the services and resolvers (and so by every REST route): one place says
+// what a text filter or a date range means, and the one wording of a refusal. The closed sets are
+// schema enums (src/graphql/enums.ts); what remains here ties arguments together. REST parameter
+// parsing (src/rest/params.ts) uses the same domain rules (dateProblem, parseInstant, ..., handed on
+// by src/graphql/enums.ts), so both transports refuse the same values with the same words.
 
 /** Largest page; spec 8. */
 export const MAX_LIMIT = 1000;

@@ -1,12 +1,29 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DEFAULT_DEVIG_METHOD, MIDDLE_MARKET_TYPES, PROP_TYPES, type DevigMethod, type LiveMarketType, type WebhookPredicateType } from '../domain';
-import type { DeliveryRow, WebhookRow } from '../db/webhook-repository';
-import { invalidParameter, refuseControlCharacters } from './arguments';
+import {
+  createWebhookWithinCap,
+  deleteWebhook,
+  findWebhook,
+  insertDelivery,
+  listDeliveries,
+  listWebhooks,
+  updateWebhook,
+  type DeliveryRow,
+  type WebhookRow,
+} from '../db/webhook-repository';
+import { AppError } from '../errors';
+import { invalidParameter, MAX_LIMIT, refuseControlCharacters } from './arguments';
+import type { ReadContext } from './read-context';
 import { isPrivateHost } from './webhook-target';
 
-// The rules of a webhook given to createWebhook / updateWebhook (docs/webhooks.md), in one place so
-// GraphQL and REST refuse the same bodies with the same words (named like REST's body fields), and
-// the stored shapes.
+// The webhooks of a key (docs/webhooks.md): the rules of a webhook given to createWebhook /
+// updateWebhook, in one place so GraphQL and REST refuse the same bodies with the same words (named
+// like REST's body fields), the stored shapes, and the operations on a key's own webhooks. API
+// processes only manage (write webhooks and test events); the ingesting process evaluates and sends
+// (src/webhooks). Another key's webhook is "not found", never "forbidden": ids of others are not
+// disclosed. The plan gate (webhooks) is the caller's.
+
+export type { DeliveryRow, WebhookRow };
 
 /** Webhooks one key may hold. */
 export const MAX_WEBHOOKS_PER_KEY = 20;
@@ -32,7 +49,7 @@ export interface WebhookPredicateModel {
   minWindow?: number;
 }
 
-type PredicateInput = {
+export type PredicateInput = {
   type: WebhookPredicateType;
   minEvPer100?: number | null | undefined;
   devig?: DevigMethod | null | undefined;
@@ -183,47 +200,92 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString(
 /** A new webhook-id: unique per event, kept across retries. */
 export const newMessageId = (): string => `msg_${randomUUID().replace(/-/g, '')}`;
 
-/** The GraphQL Webhook of a row; `secret` only when it is shown (at creation). */
-export function webhookOf(row: WebhookRow, showSecret = false) {
-  const p = row.predicate as unknown as WebhookPredicateModel;
-  return {
-    id: row.id,
-    url: row.url,
-    description: row.description,
-    enabled: row.enabled,
-    createdAt: row.createdAt,
-    secret: showSecret ? row.secret : null,
-    predicate: {
-      type: p.type,
-      minEvPer100: p.minEvPer100 ?? null,
-      devig: p.devig ?? null,
-      gameId: p.gameId ?? null,
-      bookId: p.bookId ?? null,
-      marketType: p.marketType ?? null,
-      playerId: p.playerId ?? null,
-      propType: p.propType ?? null,
-      minCents: p.minCents ?? null,
-      minPoints: p.minPoints ?? null,
-      minBooks: p.minBooks ?? null,
-      minTicketsPercent: p.minTicketsPercent ?? null,
-      minWindow: p.minWindow ?? null,
-    },
-  };
+/** A webhook as createWebhook takes it. */
+export interface NewWebhookInput {
+  url: string;
+  description?: string | null | undefined;
+  predicate: PredicateInput;
+  enabled?: boolean | null | undefined;
 }
 
-/** The GraphQL WebhookDelivery of a row. */
-export function deliveryOf(row: DeliveryRow) {
-  return {
-    messageId: row.messageId,
-    eventType: row.eventType,
-    status: row.status as 'pending' | 'delivered' | 'failed',
-    attempts: row.attempts,
-    lastStatus: row.lastStatus,
-    lastError: row.lastError,
-    nextAttemptAt: row.nextAttemptAt,
-    createdAt: row.createdAt,
-    lastAttemptAt: row.lastAttemptAt,
-    deliveredAt: row.deliveredAt,
-    payload: row.payload,
+/** The changes updateWebhook takes: an absent field is left alone. */
+export interface WebhookChangesInput {
+  url?: string | null | undefined;
+  description?: string | null | undefined;
+  predicate?: PredicateInput | null | undefined;
+  enabled?: boolean | null | undefined;
+}
+
+type Db = Pick<ReadContext, 'db'>;
+
+/** The webhooks of key `keyId`. */
+export const listOwnWebhooks = (ctx: Db, keyId: string): Promise<WebhookRow[]> => listWebhooks(ctx.db.prisma, keyId);
+
+/** Webhook `id` of key `keyId`. @throws AppError WEBHOOK_NOT_FOUND (also for another key's) */
+export async function ownWebhook(ctx: Db, keyId: string, id: number): Promise<WebhookRow> {
+  const row = await findWebhook(ctx.db.prisma, keyId, id);
+  if (!row) throw new AppError('WEBHOOK_NOT_FOUND', `webhook ${id} not found`);
+  return row;
+}
+
+/** Checks a page of deliveries (limit 1..MAX_LIMIT, offset >= 0), before the webhook is looked up. @throws AppError BAD_REQUEST */
+export function deliveryPage(limit: number | null | undefined, offset: number | null | undefined): { limit: number; offset: number } {
+  const page = { limit: limit ?? 100, offset: offset ?? 0 };
+  if (page.limit < 1 || page.limit > MAX_LIMIT) throw invalidParameter('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+  if (page.offset < 0) throw invalidParameter('offset', 'must be an integer of at least 0');
+  return page;
+}
+
+/** A page of the deliveries of webhook `webhookId` of key `keyId`. @throws AppError WEBHOOK_NOT_FOUND */
+export async function ownDeliveries(ctx: Db, keyId: string, webhookId: number, page: { limit: number; offset: number }) {
+  const hook = await ownWebhook(ctx, keyId, webhookId);
+  return listDeliveries(ctx.db.prisma, hook.id, page.limit, page.offset);
+}
+
+/**
+ * A new webhook of key `keyId`, with a fresh secret, within MAX_WEBHOOKS_PER_KEY.
+ * @throws AppError BAD_REQUEST (its rules; the key already holds the most webhooks)
+ */
+export async function createOwnWebhook(ctx: Db & Pick<ReadContext, 'now'>, keyId: string, input: NewWebhookInput, allowPrivateTargets: boolean): Promise<WebhookRow> {
+  const url = checkUrl(input.url, allowPrivateTargets);
+  const description = checkDescription(input.description);
+  const predicate = checkPredicate(input.predicate);
+  const row = await createWebhookWithinCap(ctx.db.prisma, MAX_WEBHOOKS_PER_KEY, {
+    keyId,
+    url,
+    description,
+    secret: newWebhookSecret(),
+    predicate: { ...predicate },
+    enabled: input.enabled ?? true,
+    createdAt: ctx.now,
+  });
+  if (!row) throw invalidParameter('url', `this key already has ${MAX_WEBHOOKS_PER_KEY} webhooks, the most one key may hold; delete one first`);
+  return row;
+}
+
+/** Webhook `id` of key `keyId` changed. @throws AppError BAD_REQUEST (its rules) or WEBHOOK_NOT_FOUND */
+export async function updateOwnWebhook(ctx: Db, keyId: string, id: number, input: WebhookChangesInput, allowPrivateTargets: boolean): Promise<WebhookRow> {
+  if (input.enabled === null) throw invalidParameter('enabled', 'must be true or false');
+  const changes = {
+    ...(input.url !== undefined && { url: checkUrl(input.url ?? '', allowPrivateTargets) }),
+    ...(input.description !== undefined && { description: checkDescription(input.description) }),
+    ...(input.predicate !== undefined && input.predicate !== null && { predicate: { ...checkPredicate(input.predicate) } }),
+    ...(input.enabled !== undefined && { enabled: input.enabled }),
   };
+  const row = await updateWebhook(ctx.db.prisma, keyId, id, changes);
+  if (!row) throw new AppError('WEBHOOK_NOT_FOUND', `webhook ${id} not found`);
+  return row;
+}
+
+/** Deletes webhook `id` of key `keyId`. @throws AppError WEBHOOK_NOT_FOUND */
+export async function deleteOwnWebhook(ctx: Db, keyId: string, id: number): Promise<void> {
+  if (!(await deleteWebhook(ctx.db.prisma, keyId, id))) throw new AppError('WEBHOOK_NOT_FOUND', `webhook ${id} not found`);
+}
+
+/** Stores a test event for webhook `id` of key `keyId` (the sender delivers it). @throws AppError WEBHOOK_NOT_FOUND */
+export async function sendTestEvent(ctx: Db & Pick<ReadContext, 'now'>, keyId: string, id: number): Promise<DeliveryRow> {
+  const hook = await ownWebhook(ctx, keyId, id);
+  const messageId = newMessageId();
+  const payload = { type: 'webhook.test', timestamp: ctx.now.toISOString(), data: { webhook_id: hook.id, message: 'test event sent on request (POST .../webhooks/:id/test)' } };
+  return insertDelivery(ctx.db.prisma, { webhookId: hook.id, messageId, eventKey: `test:${messageId}`, eventType: 'webhook.test', payload }, ctx.now);
 }

@@ -1,7 +1,7 @@
 import type { Game } from '../db/client';
 import { findClosingRows, findGameCaptureFacts, type ClosingRow } from '../db/closing-repository';
 import type { QuoteScope } from '../db/movement-repository';
-import type { SportsbookRow } from '../db/odds-repository';
+import { findGames, type SportsbookRow } from '../db/odds-repository';
 import {
   americanToDecimal,
   closingCutoff,
@@ -10,7 +10,9 @@ import {
   hasLine,
   isPropMarket,
   propTypeOf,
+  storedMarketTypesOf,
   type ClosingGap,
+  type CutoffSource,
   type DevigMethod,
   type League,
   type LiveMarketType,
@@ -18,13 +20,71 @@ import {
   type Side,
   type StoredMarketType,
 } from '../domain';
-import type { ClosingLine, ClosingPrice } from './__generated__/resolvers-types';
-import type { GraphQLContext } from './context';
 import { MarketView, type ListingQuote } from '../domain';
+import { dayOrToday, list } from './arguments';
 import { booksOf } from './quotes';
+import type { ReadContext } from './read-context';
 
-// Closing lines (docs/closing-and-grading.md): history rows -> the GraphQL ClosingLine shape, and
-// the fair close of a market from every real book's closing pair.
+// Closing lines (docs/closing-and-grading.md): history rows -> the ClosingLine shape the schema
+// shows, and the fair close of a market from every real book's closing pair.
+
+/** A price block: American odds, their decimal and implied probability (GraphQL ClosingPrice). */
+export interface ClosingPrice {
+  american: number;
+  decimal: number;
+  impliedProbability: number;
+}
+
+/** A prop's player as answers show it (GraphQL PlayerBrief). */
+export interface PlayerBrief {
+  id: number;
+  name: string;
+  teamId: number | null;
+}
+
+/** One book's close of one outcome (GraphQL ClosingLine). */
+export interface ClosingLine {
+  gameId: number;
+  bookId: number;
+  bookName: string | null;
+  bookIsAggregate: boolean;
+  marketType: LiveMarketType;
+  propType: string | null;
+  player: PlayerBrief | null;
+  isAlternate: boolean | null;
+  period: Period;
+  side: Side;
+  point: number | null;
+  price: ClosingPrice | null;
+  capturedAt: Date | null;
+  missingReason: ClosingGap | null;
+  cutoffAt: Date;
+  cutoffSource: CutoffSource;
+  settled: boolean;
+}
+
+/** Most games one closingLines request reads (a league day has at most about 15). */
+const MAX_CLOSING_GAMES = 1000;
+
+/** What closingLines is asked for: the day's games (or these games), narrowed to books, markets, periods, sides. */
+export interface ClosingLinesQuery {
+  date?: string | null | undefined;
+  gameId?: readonly number[] | null | undefined;
+  bookId?: readonly number[] | null | undefined;
+  marketType?: readonly LiveMarketType[] | null | undefined;
+  period?: readonly Period[] | null | undefined;
+  side?: readonly Side[] | null | undefined;
+}
+
+/** The closing lines of a day's games (Query.closingLines, GET /odds/closing). */
+export async function closingLines(ctx: ReadContext, args: ClosingLinesQuery): Promise<ClosingLine[]> {
+  const gameIds = list(args.gameId);
+  // Game ids pick the games: without an explicit date they are not limited to today.
+  const range = gameIds && !args.date ? {} : dayOrToday(args.date, ctx.now, ctx.timeZone);
+  const { items } = await findGames(ctx.db.prisma, { ...range, gameIds }, { limit: MAX_CLOSING_GAMES, offset: 0 });
+  const scope = { bookIds: list(args.bookId), marketTypes: storedMarketTypesOf(list(args.marketType)), periods: list(args.period), sides: list(args.side) };
+  return (await loadClosing(ctx, items, scope)).lines;
+}
 
 /** A price block of American odds. */
 export function priceOf(american: number): ClosingPrice {
@@ -43,7 +103,7 @@ export interface ClosingSet {
 }
 
 /** Reads the closing lines of `games` (one query for the capture facts, one for the rows). */
-export async function loadClosing(ctx: GraphQLContext, games: readonly Game[], scope: QuoteScope = {}): Promise<ClosingSet> {
+export async function loadClosing(ctx: ReadContext, games: readonly Game[], scope: QuoteScope = {}): Promise<ClosingSet> {
   const facts = await findGameCaptureFacts(
     ctx.db.prisma,
     games.map((g) => g.id),
@@ -93,7 +153,7 @@ export async function loadClosing(ctx: GraphQLContext, games: readonly Game[], s
 }
 
 /** The league whose key-number model a game uses. */
-export async function leagueOf(ctx: GraphQLContext, game: Game): Promise<League> {
+export async function leagueOf(ctx: Pick<ReadContext, 'loaders'>, game: Game): Promise<League> {
   const league = await ctx.loaders.leagueById.load(game.leagueId);
   return league?.name.toLowerCase() === 'wnba' ? 'WNBA' : 'NBA';
 }
