@@ -1,6 +1,6 @@
 import { requirePlan } from '../../auth/viewer';
 import { findLineMovement, findLiveGames } from '../../db/movement-repository';
-import { findSignals } from '../../db/signal-store';
+import { findSignals } from '../../db/signal-repository';
 import { formatAmerican, labelKey, MOVEMENT_GAME_STATUSES, propTypeOf, signalLabels, storedMarketTypesOf } from '../../domain';
 import { lineMovement } from '../../domain/line-movement';
 import type { LineMovementRecord, QueryResolvers } from '../__generated__/resolvers-types';

@@ -1,5 +1,5 @@
 import { requirePlan } from '../../auth/viewer';
-import { findSignals } from '../../db/signal-store';
+import { findSignals } from '../../db/signal-repository';
 import { AppError } from '../../errors';
 import { liveFeedOf, notePush, pushIterator } from '../../events/live-feed';
 import type { QueryResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
@@ -7,7 +7,7 @@ import { dayOrToday, list } from '../arguments';
 import type { GraphQLContext } from '../context';
 
 // Query.lineSignals and Subscription.lineSignalEvents (schema/signals.graphql; docs/signals.md): read
-// the signals the ingest stored (src/db/signal-store.ts). Nothing is detected here.
+// the signals the ingest stored (src/ingest/signals.ts). Nothing is detected here.
 
 type SignalRow = Awaited<ReturnType<typeof findSignals>>[number];
 

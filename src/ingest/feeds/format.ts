@@ -1,4 +1,4 @@
-import type { NormalizedDocument } from '../../db/feed-rows';
+import type { NormalizedDocument } from '../feed-rows';
 import type { SourceDocument } from '../sources';
 
 /**

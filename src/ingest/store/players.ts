@@ -1,6 +1,6 @@
-import { normalizePlayerName } from '../domain';
-import type { PrismaClient } from './client';
-import type { NormalizedDocument } from './feed-rows';
+import { normalizePlayerName } from '../../domain';
+import type { PrismaClient } from '../../db/client';
+import type { NormalizedDocument } from '../feed-rows';
 import type { State } from './feed-state';
 
 // Players of player props: the quotes of a document name players by the source's spelling; each is

@@ -1,5 +1,5 @@
-import type { PrismaClient } from './client';
-import type { GameIdentity, GameRow, NormalizedDocument } from './feed-rows';
+import type { PrismaClient } from '../../db/client';
+import type { GameIdentity, GameRow, NormalizedDocument } from '../feed-rows';
 import { linkKey, rememberLinks, sourceIdsOf, type State } from './feed-state';
 
 /**
