@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../../db/client';
+import { readFeedRows, readIngestStart } from '../../db/ingest-repository';
 import { LIVE_STATUSES, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS } from '../../domain';
 import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from '../feed-rows';
 
@@ -114,9 +115,7 @@ export const ms = (d: Date | null | undefined) => (d ? d.getTime() : 0);
 
 export async function loadState(prisma: PrismaClient): Promise<State> {
   // The counter first: a write after this read makes the next statement's check fail.
-  const counter = await prisma.ingestState.findUnique({ where: { id: 1 } });
-  const leagues = await prisma.league.findMany({ select: { id: true, currentSeason: true, currentSeasonType: true, isActive: true } });
-  const books = await prisma.sportsbook.findMany({ select: { id: true } });
+  const { counter, leagues, books } = await readIngestStart(prisma);
   return {
     version: counter?.version ?? 0n,
     leagues: new Map(leagues.map((l) => [l.id, l])),
@@ -151,13 +150,7 @@ export async function loadGames(
   const ids = doc.games.map((g) => g.id).filter((id) => !state.games.has(id) && !absent.has(id));
   if (!newTeams.length && !ids.length) return;
   if (ids.length) await settled();
-  const [teams, games, boxscores, quotes, betting] = await Promise.all([
-    newTeams.length ? prisma.team.findMany({ where: { id: { in: newTeams } } }) : [],
-    ids.length ? prisma.game.findMany({ where: { id: { in: ids } } }) : [],
-    ids.length ? prisma.boxscore.findMany({ where: { gameId: { in: ids } } }) : [],
-    ids.length ? prisma.quote.findMany({ where: { gameId: { in: ids } } }) : [],
-    ids.length ? prisma.publicBetting.findMany({ where: { gameId: { in: ids } } }) : [],
-  ]);
+  const [teams, games, boxscores, quotes, betting] = await readFeedRows(prisma, newTeams, ids);
   for (const t of teams) {
     const { updatedAt: _updatedAt, ...row } = t;
     state.teams.set(t.id, row);
