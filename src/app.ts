@@ -37,7 +37,7 @@ import { createSseHandler } from './live/use/sse';
 import { createLiveFeed } from './events/live-feed';
 import { createDataVersion } from './events/data-version';
 import type { Logger } from './logger';
-import { registerUsageMetrics, type OddsApiUsage } from './ingest/feeds/the-odds-api/usage';
+import type { FeedQuota } from './ingest/feeds';
 import { createMetrics, type Metrics } from './metrics';
 import { redactUrl } from './redact';
 import { errorBody } from './rest/envelope';
@@ -62,8 +62,8 @@ export interface AppDeps {
   rateLimitStore?: Redis;
   /** How long a verified key is trusted without the bus saying otherwise (default 60 s). */
   keyCacheTtlMs?: number;
-  /** The Odds API poller's quota in this process (/readyz, /metrics), when it polls here. */
-  oddsApiUsage?: OddsApiUsage;
+  /** The quotas of the sources polled in this process, by format name (/readyz, /metrics): src/ingest/feeds feedQuotas. */
+  feedQuotas?: ReadonlyMap<string, FeedQuota>;
 }
 
 export interface App {
@@ -133,7 +133,7 @@ export function createApp(deps: AppDeps): App {
       also?.[event]?.();
     };
   };
-  if (deps.oddsApiUsage) registerUsageMetrics(metrics.registry, deps.oddsApiUsage);
+  for (const quota of deps.feedQuotas?.values() ?? []) quota.registerMetrics(metrics.registry);
   const rateLimiter = createRateLimiter({ limits: deps.config.rateLimits, redis: deps.rateLimitStore });
 
   // One authenticator for every transport: verified keys in memory, dropped at once when the bus says
@@ -274,7 +274,7 @@ export function createApp(deps: AppDeps): App {
         redis: deps.rateLimitStore ? { ok: redis.status === 'fulfilled' } : { ok: true, configured: false },
         feed: { latest_price_at: latest?.toISOString() ?? null, age_seconds: latest ? Math.round((now().getTime() - latest.getTime()) / 1000) : null },
         // The quota is news, not a readiness condition: a spent budget slows polling, it does not stop serving.
-        ...(deps.oddsApiUsage && { sources: { 'the-odds-api': deps.oddsApiUsage.snapshot() } }),
+        ...(deps.feedQuotas?.size && { sources: Object.fromEntries([...deps.feedQuotas].map(([name, quota]) => [name, quota.snapshot()])) }),
       },
     });
   });

@@ -4,7 +4,7 @@ import { createApp } from './app';
 import { loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { startFeeds } from './ingest/feed-runner';
-import { OddsApiUsage } from './ingest/feeds/the-odds-api/usage';
+import { feedQuotas } from './ingest/feeds';
 import { seedReferenceData } from './ingest/seed';
 import { createLocalBus, createRedisBus } from './events/bus';
 import { leaveProcess } from './exit';
@@ -32,9 +32,9 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
   // the limiter falls back to counting in this process.
   const rateLimitStore = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   rateLimitStore?.on('error', (error) => logger.warn({ err: error }, 'redis rate-limit store error'));
-  // The Odds API's quota, seen by its poller and shown by /readyz and /metrics of this process.
-  const oddsApiUsage = config.oddsApi && new OddsApiUsage(config.oddsApi.dailyBudget);
-  const app = createApp({ config, db, bus, logger, rateLimitStore, ...(oddsApiUsage && { oddsApiUsage }) });
+  // The polled sources' quotas (The Odds API's), seen by their pollers and shown by /readyz and /metrics of this process.
+  const quotas = feedQuotas(config);
+  const app = createApp({ config, db, bus, logger, rateLimitStore, feedQuotas: quotas });
   app.httpServer.listen(config.port, config.host);
   await once(app.httpServer, 'listening');
   const address = app.httpServer.address();
@@ -47,7 +47,7 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
     bus,
     logger,
     simulate: options.simulate,
-    ...(oddsApiUsage && { oddsApiUsage }),
+    feedQuotas: quotas,
     whileIngesting: () =>
       startWebhookWorker({ db, bus, logger, config: config.webhooks, onAttempt: (outcome) => app.metrics.webhookAttempts.inc({ outcome }) }),
   });

@@ -1,11 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { generateApiKey } from '../auth/api-keys';
-import type { Plan } from '../auth/viewer';
-import type { SubscriptionStatus } from '../domain';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Plan, SubscriptionStatus } from '../domain';
+import { hashApiKey, KEY_PREFIX } from '../domain/api-keys';
 import type { PrismaClient } from './client';
 
 // Accounts and API keys: shared by the `odds keys|accounts` commands and the admin GraphQL
 // mutations of a running server (which holds the embedded database, so the CLI cannot).
+
+/** A new secret key: `sk_` + 32 random bytes (base64url). Shown once, stored only as its hash. */
+export function generateApiKey(): { id: string; key: string; hash: string; prefix: string } {
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  return { id: `key_${randomUUID()}`, key, hash: hashApiKey(key), prefix: key.slice(0, 10) };
+}
 
 export interface CreatedKey {
   id: string;

@@ -1,8 +1,7 @@
 import { Prisma } from './__generated__/prisma/client';
 import type { Game, PrismaClient, Quote } from './client';
-import { LOST_GAME_AFTER_MS } from './feed-store';
 import { readQuotes } from './odds-repository';
-import { MARKET_TYPES } from '../domain';
+import { LOST_GAME_AFTER_MS, MARKET_TYPES } from '../domain';
 
 /** Narrowing of history and quote reads; an absent or empty list means "any". */
 export interface QuoteScope {

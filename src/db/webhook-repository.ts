@@ -256,7 +256,7 @@ const SIGNAL_CURSOR = 2;
 
 /**
  * The signals cursor: the last LineSignal id whose deliveries are stored. Signals are rows of their
- * own table (src/db/signal-store.ts), numbered apart from the change log, so they get a cursor of their
+ * own table (src/db/signal-repository.ts), numbered apart from the change log, so they get a cursor of their
  * own beside the change log's. On first use it starts after the signals already stored, so a new installation does not
  * alert on the past.
  */

@@ -14,6 +14,7 @@ export * from './local-day';
 export * from './interval';
 export * from './market-types';
 export * from './vocabulary';
+export * from './lost-games';
 export * from './grading';
 export * from './clv';
 export * from './closing';

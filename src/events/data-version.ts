@@ -61,7 +61,7 @@ export function createDataVersion(bus: EventBus, options: DataVersionOptions = {
     void checkClock();
   });
   // Signals (read by /signals and /live/movement's labels) are announced after their capture's 'odds'
-  // event; the ingest commits them with its prices (src/db/signal-store.ts), but a 'signals' event
+  // event; the ingest commits them with its prices (src/ingest/signals.ts), but a 'signals' event
   // alone still means cached bytes that read them are out of date.
   const unsubscribeSignals = bus.subscribe('signals', () => {
     if (!closed) advance();

@@ -3,11 +3,9 @@ import type { Database } from '../db/client';
 import { waitForIngestLeadership, type IngestLeadership } from '../db/ingest-leader';
 import type { EventBus } from '../events/bus';
 import type { Logger } from '../logger';
-import { startOddsApiPoller } from './feeds/the-odds-api/poll';
-import { OddsApiUsage } from './feeds/the-odds-api/usage';
+import { FEED_FORMATS, pollsAnySource, type FeedQuota } from './feeds';
 import { ingestDocuments } from './ingest';
 import { tellSkippedOnce } from './skipped';
-import { startPoller } from './poller';
 import { backfillInstants, demoClockShift, simulatedDocuments } from './simulator/simulated-feed';
 import type { SourceDocument } from './sources';
 
@@ -29,8 +27,8 @@ type FeedDeps = {
    * this process starts ingesting, stopped after its feed.
    */
   whileIngesting?: () => FeedRunner;
-  /** The Odds API's quota as the poller sees it (served by /readyz and /metrics); made here when absent. */
-  oddsApiUsage?: OddsApiUsage;
+  /** The polled sources' quotas by format name (feedQuotas: served by /readyz and /metrics); a poller makes its own when absent. */
+  feedQuotas?: ReadonlyMap<string, FeedQuota>;
 };
 
 /** `runner` with the ingesting process's companion work started beside it and stopped after it. */
@@ -45,15 +43,15 @@ function withCompanion(runner: FeedRunner, start: (() => FeedRunner) | undefined
 }
 
 /**
- * What feeds a serving process: the simulator (`--simulate`), or the upstream pollers (FEED_URL, The
- * Odds API with ODDS_API_KEY; both at once when both are set), or nothing. On a shared PostgreSQL database only one process ingests: the others serve and wait to
+ * What feeds a serving process: the simulator (`--simulate`), or the pollers of the feed formats whose
+ * settings are given (FEED_URL, The Odds API with ODDS_API_KEY; all at once when several are), or nothing. On a shared PostgreSQL database only one process ingests: the others serve and wait to
  * take over (src/db/ingest-leader.ts). Ingests run one at a time. A leader whose lock's connection is
  * cut (a database restart) stops its feeds and waits for the lock again, like any other process: it
  * takes it back at once unless another process took it first, and never ingests beside it.
  */
 export function startFeeds(deps: FeedDeps): FeedRunner {
   const { config, logger } = deps;
-  const ingesting = deps.simulate || Boolean(config.feedUrl) || Boolean(config.oddsApi);
+  const ingesting = deps.simulate || pollsAnySource(config);
   const databaseUrl = config.databaseUrl;
   if (!databaseUrl || !ingesting) return withCompanion(startSources(deps), ingesting ? deps.whileIngesting : undefined);
   const log = logger.child({ component: 'ingest' });
@@ -151,31 +149,15 @@ function startSources(deps: FeedDeps): FeedRunner {
   }
 
   const pollers: Array<{ stop(): Promise<void> }> = [];
-  if (config.oddsApi) {
-    const { key: _key, ...shown } = config.oddsApi;
-    log.info({ source: 'the-odds-api', ...shown }, 'polling The Odds API');
-    pollers.push(
-      startOddsApiPoller({
-        config: config.oddsApi,
-        usage: deps.oddsApiUsage ?? new OddsApiUsage(config.oddsApi.dailyBudget),
-        logger: log,
-        ingest: async (document) => {
-          await ingest([document], 'the-odds-api');
-        },
-      }),
-    );
-  }
-  if (config.feedUrl) {
-    log.info({ feed: config.feedUrl, intervalMs: config.feedIntervalMs }, 'polling upstream feed');
-    pollers.push(startPoller({
-      url: config.feedUrl,
-      intervalMs: config.feedIntervalMs,
-      key: config.feedKey,
-      keyHeader: config.feedKeyHeader,
-      timeZone: config.leagueTimeZone,
+  for (const format of FEED_FORMATS) {
+    const poller = format.poller;
+    if (!poller?.enabled(config)) continue;
+    pollers.push(poller.start({
+      config,
       logger: log,
+      quota: deps.feedQuotas?.get(format.name),
       ingest: async (document) => {
-        await ingest([document], 'poller');
+        await ingest([document], poller.label);
       },
     }));
   }

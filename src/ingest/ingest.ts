@@ -1,6 +1,6 @@
 import type { Database } from '../db/client';
-import type { NormalizedDocument, SkippedPart } from '../db/feed-rows';
-import { CAPTURES_PER_STATEMENT, startDocument, type StartedCapture } from '../db/feed-store';
+import type { NormalizedDocument, SkippedPart } from './feed-rows';
+import { CAPTURES_PER_STATEMENT, startDocument, type StartedCapture } from './store/feed-store';
 import type { EventBus } from '../events/bus';
 import { FeedDocumentError, formatOf, type FeedFormat } from './feeds';
 import type { SourceDocument } from './sources';

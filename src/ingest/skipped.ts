@@ -1,4 +1,4 @@
-import type { SkippedPart } from '../db/feed-rows';
+import type { SkippedPart } from './feed-rows';
 
 /** Distinct skipped parts remembered; past it the memory starts again (a part is then told again). */
 const REMEMBERED = 1_000;

@@ -1,5 +1,5 @@
 import { findLineMovement, findLiveGames } from '../db/movement-repository';
-import { findSignals } from '../db/signal-store';
+import { findSignals } from '../db/signal-repository';
 import { formatAmerican, labelKey, MOVEMENT_GAME_STATUSES, propTypeOf, signalLabels, storedMarketTypesOf, type LiveMarketType, type MovementGameSet, type Period, type Side } from '../domain';
 import { lineMovement } from '../domain/line-movement';
 import { list } from './arguments';

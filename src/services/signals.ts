@@ -1,10 +1,10 @@
 import { gameIdsStarting } from '../db/odds-repository';
-import { findSignals } from '../db/signal-store';
+import { findSignals } from '../db/signal-repository';
 import type { SignalKind } from '../domain';
 import { dayOrToday, list } from './arguments';
 import type { ReadContext } from './read-context';
 
-// Line signals (docs/signals.md): read the signals the ingest stored (src/db/signal-store.ts).
+// Line signals (docs/signals.md): read the signals the ingest stored (src/ingest/signals.ts detects them, src/db/signal-repository.ts stores them).
 // Nothing is detected here. The plan gate (line movement's: signals are read from the same history)
 // is the caller's.
 

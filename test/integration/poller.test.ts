@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database } from '../../src/db/client';
 import { ingestDocuments } from '../../src/ingest/ingest';
-import { startPoller } from '../../src/ingest/poller';
+import { startPoller } from '../../src/ingest/feeds/actionnetwork/poll';
 import { createLogger } from '../../src/logger';
 import { openTestDatabase } from '../support/database';
 import { feedPath } from '../support/feeds';

@@ -16,7 +16,7 @@ import { readSources, type SourceDocument } from '../../src/ingest/sources';
 import { describeWithPostgres, openTestDatabase } from '../support/database';
 import { feedPath, readSeries } from '../support/feeds';
 
-// The signals recording at ingest is incremental (src/domain/signal-tracker.ts, src/db/signal-store.ts;
+// The signals recording at ingest is incremental (src/domain/signal-tracker.ts, src/ingest/signals.ts;
 // docs/signals.md): it must store what recomputing everything after every capture stores. The
 // reference here is that recomputation, with the pure detectors: after each capture of a real series
 // (ingested one at a time, so the database then holds exactly that capture's state), every game the

@@ -74,7 +74,7 @@ describe('The Odds API poller', () => {
 
   beforeAll(async () => {
     usage = new OddsApiUsage(500);
-    t = await startTestApp({ oddsApiUsage: usage, now: () => NOW });
+    t = await startTestApp({ feedQuotas: new Map([['the-odds-api', usage]]), now: () => NOW });
     key = (await t.createKey('pro')).key;
   }, 120_000);
   afterAll(() => t?.close());

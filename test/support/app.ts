@@ -48,8 +48,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Redis client for shared rate-limit counters. */
   rateLimitStore?: AppDeps['rateLimitStore'];
-  /** The Odds API poller's quota, shown by /readyz and /metrics. */
-  oddsApiUsage?: AppDeps['oddsApiUsage'];
+  /** The polled sources' quotas by format name, shown by /readyz and /metrics. */
+  feedQuotas?: AppDeps['feedQuotas'];
 }
 
 /**
@@ -63,7 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // REST results are not cached in tests unless a test asks (REST_CACHE_MS), so ingests without a bus show at once.
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_KEY: TEST_ADMIN_KEY, DATA_DIR: 'memory://', REST_CACHE_MS: '0', ...options.env });
   const bus = createLocalBus();
-  const app = createApp({ config, db, bus, logger: options.logger ?? createLogger(config), rateLimitStore: options.rateLimitStore, ...(options.now && { now: options.now }), ...(options.oddsApiUsage && { oddsApiUsage: options.oddsApiUsage }) });
+  const app = createApp({ config, db, bus, logger: options.logger ?? createLogger(config), rateLimitStore: options.rateLimitStore, ...(options.now && { now: options.now }), ...(options.feedQuotas && { feedQuotas: options.feedQuotas }) });
   await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
   const { port } = app.httpServer.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { generateApiKey, hashApiKey, looksLikeApiKey, sameHash } from '../../src/auth/api-keys';
+import { generateApiKey } from '../../src/db/account-store';
+import { hashApiKey, looksLikeApiKey, sameHash } from '../../src/domain/api-keys';
 import { bearerToken, verifyApiKey, type KeyRecord } from '../../src/auth/viewer';
 import { AppError } from '../../src/errors';
 

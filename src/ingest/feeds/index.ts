@@ -1,13 +1,32 @@
+import type { Config } from '../../config';
 import type { SourceDocument } from '../sources';
 import { actionNetwork } from './actionnetwork';
 import { theOddsApi } from './the-odds-api';
-import type { FeedFormat } from './format';
+import type { FeedFormat, FeedQuota } from './format';
 
-export type { FeedFormat } from './format';
+export type { FeedFormat, FeedPoller, FeedQuota, PollContext } from './format';
 export { FeedDocumentError } from './feed-document-error';
 
-/** Every format the ingest reads, in the order they are tried on a capture. */
+/**
+ * Every format the ingest reads, in the order they are tried on a capture: the one registration of a
+ * format (its folder holds the rest: recognise, validate, normalise, poll, quota).
+ */
 export const FEED_FORMATS: readonly FeedFormat[] = [actionNetwork, theOddsApi];
+
+/** The quotas of the sources this process polls, by format name: made once, shared by their pollers, /readyz and /metrics. */
+export function feedQuotas(config: Config): Map<string, FeedQuota> {
+  const quotas = new Map<string, FeedQuota>();
+  for (const format of FEED_FORMATS) {
+    const poller = format.poller;
+    if (poller?.quota && poller.enabled(config)) quotas.set(format.name, poller.quota(config));
+  }
+  return quotas;
+}
+
+/** Whether this process polls any source (Config names one). */
+export function pollsAnySource(config: Config): boolean {
+  return FEED_FORMATS.some((format) => format.poller?.enabled(config));
+}
 
 export const FEED_FORMAT_NAMES = FEED_FORMATS.map((f) => f.name);
 

@@ -1,4 +1,4 @@
-import { inInt32 } from '../../../db/feed-rows';
+import { inInt32 } from '../../feed-rows';
 
 /**
  * A hand-written check of `game.markets` that is never more lenient than the zod schema's

@@ -1,9 +1,9 @@
-import type { BoxscoreRow, GameRow, LeagueRow, TeamRow } from '../../../db/feed-rows';
+import type { BoxscoreRow, GameRow, LeagueRow, TeamRow } from '../../feed-rows';
 import type { FeedBoxscore, FeedGame, FeedLeague, FeedTeam } from './schema';
 import { mapStatus } from './status-map';
 
 // Per-object normalisers of the document's league, teams, games and boxscores: upstream snake_case
-// with nullish fields in, the stored rows (src/db/feed-rows.ts) out.
+// with nullish fields in, the stored rows (src/ingest/feed-rows.ts) out.
 
 export function normalizeLeague(league: FeedLeague): LeagueRow {
   return {

@@ -1,5 +1,5 @@
 import { americanToDecimal, decimalToFractional, InvalidOddsError, isOneOf, MARKET_TYPES, SIDES_BY_MARKET, type MarketType, type StoredMarketType } from '../../../domain';
-import type { PublicBettingRow, QuoteRow } from '../../../db/feed-rows';
+import type { PublicBettingRow, QuoteRow } from '../../feed-rows';
 import { FeedDocumentError } from '../feed-document-error';
 import { FEED_TEAM_TOTAL_KEY, type FeedGame, type FeedOutcome } from './schema';
 

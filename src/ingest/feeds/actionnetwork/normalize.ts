@@ -1,4 +1,4 @@
-import type { NormalizedDocument } from '../../../db/feed-rows';
+import type { NormalizedDocument } from '../../feed-rows';
 import { FeedDocumentError, formatPath } from '../feed-document-error';
 import { documentCertainlyValid } from './document-check';
 import { normalizeMarkets } from './normalize-markets';

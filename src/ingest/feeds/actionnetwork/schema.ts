@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INT32 } from '../../../db/feed-rows';
+import { INT32 } from '../../feed-rows';
 import { BOOK_KEY } from './markets-check';
 
 /**

@@ -1,4 +1,4 @@
-import type { SportsbookRow } from '../../../db/feed-rows';
+import type { SportsbookRow } from '../../feed-rows';
 import { BOOK_ID_PINNACLE, type BookKind } from '../../reference-data';
 
 /**

@@ -1,5 +1,7 @@
 import type { FeedFormat } from '../format';
 import { normalizeOddsApi, ODDS_API_SOURCE } from './normalize';
+import { startOddsApiPoller } from './poll';
+import { OddsApiUsage } from './usage';
 
 export { ODDS_API_SOURCE } from './normalize';
 
@@ -11,8 +13,8 @@ function looksLikeEvent(value: unknown): boolean {
 /**
  * The Odds API v4: captures labelled `source: "the-odds-api"`, or a bare body that is an array of
  * events (or the historical `{timestamp, data}` wrapper). Prices are read as `odds_format` of the
- * capture says (American when absent, unless a price can only be decimal). Its poller is
- * src/ingest/feeds/the-odds-api/poll.ts.
+ * capture says (American when absent, unless a price can only be decimal). Its poller is poll.ts
+ * (ODDS_API_KEY and the other ODDS_API_* settings), its quota usage.ts.
  */
 export const theOddsApi: FeedFormat = {
   name: ODDS_API_SOURCE,
@@ -27,5 +29,17 @@ export const theOddsApi: FeedFormat = {
     const format = capture.envelope?.['odds_format'];
     const endpoint = capture.envelope?.['endpoint'];
     return normalizeOddsApi(capture.body, capture.name, { fetchedAt, oddsFormat: typeof format === 'string' ? format : null, endpoint: typeof endpoint === 'string' ? endpoint : undefined });
+  },
+  poller: {
+    label: ODDS_API_SOURCE,
+    enabled: (config) => Boolean(config.oddsApi),
+    quota: (config) => new OddsApiUsage(config.oddsApi!.dailyBudget),
+    start: ({ config, logger, quota, ingest }) => {
+      const settings = config.oddsApi!;
+      const { key: _key, ...shown } = settings;
+      logger.info({ source: ODDS_API_SOURCE, ...shown }, 'polling The Odds API');
+      const usage = quota instanceof OddsApiUsage ? quota : new OddsApiUsage(settings.dailyBudget);
+      return startOddsApiPoller({ config: settings, usage, logger, ingest });
+    },
   },
 };

@@ -1,5 +1,5 @@
 import { americanToDecimal, decimalToAmerican, decimalToFractional, InvalidOddsError, SIDES_BY_MARKET, type StoredMarketType } from '../../../domain';
-import { inInt32, type BoxscoreRow, type GameIdentity, type GameRow, type NormalizedDocument, type QuoteRow, type SportsbookRow } from '../../../db/feed-rows';
+import { inInt32, type BoxscoreRow, type GameIdentity, type GameRow, type NormalizedDocument, type QuoteRow, type SportsbookRow } from '../../feed-rows';
 import { LEAGUE_ID_NBA, LEAGUE_ID_WNBA, seasonPhaseOn, teamByName } from '../../reference-data';
 import { FeedDocumentError, formatPath } from '../feed-document-error';
 import { bookOf, fnv1a } from './books';
@@ -19,7 +19,7 @@ export const ODDS_API_LEAGUES: Readonly<Record<string, number>> = {
  * Game ids of games only The Odds API knows (its ids are 32-hex strings): 1,500,000,000 + a hash of
  * the string id, so a game keeps its id across restarts and a re-ingest into a fresh store, and never
  * meets the integer ids of Action Network (six digits) or the simulator. Two string ids hashing alike
- * are told apart by src/db/game-identity.ts (the later one takes the next free id).
+ * are told apart by src/ingest/store/game-identity.ts (the later one takes the next free id).
  */
 export const ODDS_API_GAME_IDS = { from: 1_500_000_000, size: 600_000_000 } as const;
 
@@ -59,7 +59,7 @@ function isDecimal(events: readonly OddsApiEvent[], oddsFormat: string | null): 
 
 /**
  * One response of The Odds API v4 as rows. Each event of a served league becomes a game (matched to a
- * stored game of another source by src/db/game-identity.ts), its prices quotes of the books that
+ * stored game of another source by src/ingest/store/game-identity.ts), its prices quotes of the books that
  * quote them: live when the capture was taken at or after `commence_time`, pregame before. Events
  * of other sports are skipped; those with teams the reference data does not know too, each named in
  * the document's `skipped` (the ingest logs it).
@@ -209,7 +209,7 @@ function placeOutcome(
 
 /**
  * The game row of an event (used as is only for a game no other source knows; see
- * src/db/game-identity.ts): scheduled before `commence_time`, in progress after it, finished once
+ * src/ingest/store/game-identity.ts): scheduled before `commence_time`, in progress after it, finished once
  * the scores endpoint says `completed`, with the score it gives.
  */
 function gameOf(event: OddsApiEvent, id: number, leagueId: number, homeTeamId: number, awayTeamId: number, live: boolean): { game: GameRow; boxscore: BoxscoreRow | null } {

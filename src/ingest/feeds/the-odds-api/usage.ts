@@ -51,6 +51,11 @@ export class OddsApiUsage {
     }
   }
 
+  /** Its gauges on `registry` (registerUsageMetrics). */
+  registerMetrics(registry: Registry): void {
+    registerUsageMetrics(registry, this);
+  }
+
   snapshot(): OddsApiUsageSnapshot {
     return {
       requests_remaining: this.remaining,

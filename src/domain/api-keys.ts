@@ -1,13 +1,13 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+// The API key's format: its prefix, its shape, its hash and how two hashes are compared. The key
+// store hashes a key it creates (src/db/account-store.ts) and auth hashes the key a request brings
+// (src/auth/viewer.ts): both must agree, so the format lives here, below both. It is the one module of
+// domain that uses a Node built-in (node:crypto's SHA-256 and constant-time comparison: deterministic,
+// no I/O); generating a key (randomness) stays with the store that writes it.
 
 /** Prefix of every key, as the spec shows them. */
 export const KEY_PREFIX = 'sk_';
-
-/** A new secret key: `sk_` + 32 random bytes (base64url). Shown once, stored only as its hash. */
-export function generateApiKey(): { id: string; key: string; hash: string; prefix: string } {
-  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-  return { id: `key_${randomUUID()}`, key, hash: hashApiKey(key), prefix: key.slice(0, 10) };
-}
 
 /**
  * SHA-256 of a key, hex. A fast hash is right here: keys carry 256 bits of entropy, so there is no

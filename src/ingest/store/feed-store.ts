@@ -1,15 +1,14 @@
 import { groupStatement, type GroupStatement } from './capture-group';
-import { pipelinedQueryOf, rawQueryOf, type PrismaClient, type RawQuery } from './client';
+import { pipelinedQueryOf, rawQueryOf, type PrismaClient, type RawQuery } from '../../db/client';
 import { diffDocument, type Capture } from './feed-diff';
-import type { NormalizedDocument } from './feed-rows';
-import { forgetSignals, storedSignals, type StoredSignal } from './signal-store';
+import type { NormalizedDocument } from '../feed-rows';
+import { storedSignals, type StoredSignal } from '../../db/signal-repository';
+import { forgetSignals } from '../signals';
 import { loadState, states, type State } from './feed-state';
 
 // Writing captures in order, whole: each diffed by feed-diff.ts (against the memory of feed-state.ts),
 // written alone or with the captures held after it in one statement (capture-group.ts, in the form of
-// capture-statement.ts), sent here.
-
-export { LOST_GAME_AFTER_MS, LOST_GAME_STATUS } from './feed-state';
+// src/db/capture-statement.ts), sent here.
 
 /** What one stored document changed, for the summary line and the live event bus. */
 export interface ChangeSet {

@@ -1,6 +1,7 @@
-import { normalizePlayerName } from '../domain';
-import type { PrismaClient } from './client';
-import type { NormalizedDocument } from './feed-rows';
+import { normalizePlayerName } from '../../domain';
+import type { PrismaClient } from '../../db/client';
+import { createPlayer, findPlayerAliases, updatePlayerTeams } from '../../db/ingest-repository';
+import type { NormalizedDocument } from '../feed-rows';
 import type { State } from './feed-state';
 
 // Players of player props: the quotes of a document name players by the source's spelling; each is
@@ -29,11 +30,7 @@ export async function resolvePlayers(prisma: PrismaClient, state: State, doc: No
   }
   if (wanted.size) {
     const open = [...wanted.values()];
-    const found = await prisma.$queryRawUnsafe<Array<{ leagueId: number; alias: string; playerId: number }>>(
-      `SELECT a."leagueId", a."alias", a."playerId" FROM "PlayerAlias" a JOIN unnest($1::int[], $2::text[]) AS w("leagueId", "alias") USING ("leagueId", "alias")`,
-      open.map((w) => w.leagueId),
-      open.map((w) => w.alias),
-    );
+    const found = await findPlayerAliases(prisma, open);
     for (const f of found) state.players.set(aliasKey(f.leagueId, f.alias), Number(f.playerId));
     for (const w of open) {
       const key = aliasKey(w.leagueId, w.alias);
@@ -59,24 +56,5 @@ async function updateTeams(prisma: PrismaClient, doc: NormalizedDocument): Promi
   const teams = new Map<number, number>();
   for (const q of doc.quotes) if (q.playerId && q.playerTeamId) teams.set(q.playerId, q.playerTeamId);
   if (!teams.size) return;
-  await prisma.$executeRawUnsafe(
-    `UPDATE "Player" p SET "teamId" = t."teamId", "updatedAt" = now() FROM unnest($1::int[], $2::int[]) AS t("id", "teamId")
-     WHERE p."id" = t."id" AND p."teamId" IS DISTINCT FROM t."teamId"`,
-    [...teams.keys()],
-    [...teams.values()],
-  );
-}
-
-/** A new player and its own name as alias; if another process created the alias meanwhile, that player. */
-async function createPlayer(prisma: PrismaClient, w: { leagueId: number; alias: string; name: string; teamId: number | null }): Promise<number> {
-  const [row] = await prisma.$queryRawUnsafe<Array<{ id: number }>>(
-    `WITH p AS (INSERT INTO "Player" ("leagueId", "name", "teamId", "updatedAt") VALUES ($1, $2, $4, now()) RETURNING "id"),
-      a AS (INSERT INTO "PlayerAlias" ("leagueId", "alias", "playerId") SELECT $1, $3, "id" FROM p ON CONFLICT DO NOTHING RETURNING "playerId")
-     SELECT COALESCE((SELECT "playerId" FROM a), (SELECT "playerId" FROM "PlayerAlias" WHERE "leagueId" = $1 AND "alias" = $3)) AS "id"`,
-    w.leagueId,
-    w.name,
-    w.alias,
-    w.teamId,
-  );
-  return Number(row!.id);
+  await updatePlayerTeams(prisma, teams);
 }

@@ -1,11 +1,11 @@
-import { LIVE_STATUSES } from '../domain';
-import { CHANGE_LOG_RETENTION_MS } from './change-log';
+import { LIVE_STATUSES, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS } from '../../domain';
+import { CHANGE_LOG_RETENTION_MS } from '../../db/change-log';
 import {
   BET_COUNT_COLUMNS, BETTING_COLUMNS, BETTING_KEY, BOXSCORE_COLUMNS, CaptureStatement, GAME_COLUMNS, LEAGUE_COLUMNS, QUOTE_COLUMNS, QUOTE_INPUT, QUOTE_KEY, SPORTSBOOK_COLUMNS, TEAM_COLUMNS,
-} from './capture-statement';
+} from '../../db/capture-statement';
 import { iso, type Capture, type GameWrite } from './feed-diff';
-import { LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS, type GameState, type QuoteState, type Slot } from './feed-state';
-import { writeSignals, type SignalRow } from './signal-store';
+import type { GameState, QuoteState, Slot } from './feed-state';
+import { writeSignals, type SignalRow } from '../../db/signal-repository';
 
 // The one statement that writes a group of consecutive captures (one, as a poller writes them, or
 // several of a recorded series): one transaction, whose writes equal those of the captures written one

@@ -1,20 +1,11 @@
-import type { PrismaClient } from './client';
-import { LIVE_STATUSES } from '../domain';
-import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from './feed-rows';
+import type { PrismaClient } from '../../db/client';
+import { readFeedRows, readIngestStart } from '../../db/ingest-repository';
+import { LIVE_STATUSES, LOST_GAME_AFTER_MS, LOST_GAME_DISPLAY, LOST_GAME_STATUS } from '../../domain';
+import type { BoxscoreRow, GameRow, NormalizedDocument, PublicBettingRow, QuoteRow, TeamRow } from '../feed-rows';
 
 // What this process keeps in memory of the feed tables (the state a capture is diffed against):
 // its shape, how it is loaded from the database, and how it is trimmed.
 
-/**
- * A game still "in progress" that no feed document has carried for this long is marked
- * LOST_GAME_STATUS: the feed moved on (its slate switched days) and could not say how the game
- * ended. Three hours is longer than any gap between two polls of a game being played, and
- * shorter than the time a finished day's games wait for the next day's slate.
- */
-export const LOST_GAME_AFTER_MS = 3 * 3_600_000;
-/** Status of such a game (the status table of docs/feed.md documents it). */
-export const LOST_GAME_STATUS = 'unknown';
-export const LOST_GAME_DISPLAY = 'Result unknown';
 /** How often (in feed time) the lost-game sweep runs: one cheap indexed statement. */
 export const SWEEP_EVERY_MS = 5 * 60_000;
 /** Games no document has carried for this long leave the in-memory state (it is reloaded on demand). */
@@ -58,9 +49,9 @@ export interface State {
   boxscores: Map<number, { row: BoxscoreRow; updatedAt: number }>;
   /** Ids of the sportsbooks stored: a document's unlisted books are created once. */
   books: Set<number>;
-  /** Games already matched, of every source with identities: `source|upstream id` to game id (src/db/game-identity.ts). */
+  /** Games already matched, of every source with identities: `source|upstream id` to game id (src/ingest/store/game-identity.ts). */
   links: Map<string, number>;
-  /** Players already matched: `league id|normalised name` to player id (src/db/players.ts). */
+  /** Players already matched: `league id|normalised name` to player id (src/ingest/store/players.ts). */
   players: Map<string, number>;
   lastSweep: number;
   /** Documents diffed so far: the stamp of the current diff (QuoteState.carriedBy). */
@@ -124,9 +115,7 @@ export const ms = (d: Date | null | undefined) => (d ? d.getTime() : 0);
 
 export async function loadState(prisma: PrismaClient): Promise<State> {
   // The counter first: a write after this read makes the next statement's check fail.
-  const counter = await prisma.ingestState.findUnique({ where: { id: 1 } });
-  const leagues = await prisma.league.findMany({ select: { id: true, currentSeason: true, currentSeasonType: true, isActive: true } });
-  const books = await prisma.sportsbook.findMany({ select: { id: true } });
+  const { counter, leagues, books } = await readIngestStart(prisma);
   return {
     version: counter?.version ?? 0n,
     leagues: new Map(leagues.map((l) => [l.id, l])),
@@ -161,13 +150,7 @@ export async function loadGames(
   const ids = doc.games.map((g) => g.id).filter((id) => !state.games.has(id) && !absent.has(id));
   if (!newTeams.length && !ids.length) return;
   if (ids.length) await settled();
-  const [teams, games, boxscores, quotes, betting] = await Promise.all([
-    newTeams.length ? prisma.team.findMany({ where: { id: { in: newTeams } } }) : [],
-    ids.length ? prisma.game.findMany({ where: { id: { in: ids } } }) : [],
-    ids.length ? prisma.boxscore.findMany({ where: { gameId: { in: ids } } }) : [],
-    ids.length ? prisma.quote.findMany({ where: { gameId: { in: ids } } }) : [],
-    ids.length ? prisma.publicBetting.findMany({ where: { gameId: { in: ids } } }) : [],
-  ]);
+  const [teams, games, boxscores, quotes, betting] = await readFeedRows(prisma, newTeams, ids);
   for (const t of teams) {
     const { updatedAt: _updatedAt, ...row } = t;
     state.teams.set(t.id, row);

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import { localDateOf } from '../domain/local-day';
-import { LIVE_STATUSES } from '../domain/vocabulary';
-import type { Logger } from '../logger';
-import { redactUrl } from '../redact';
-import type { SourceDocument } from './sources';
-import { mapStatus } from './feeds/actionnetwork/status-map';
+import { localDateOf } from '../../../domain/local-day';
+import { LIVE_STATUSES } from '../../../domain/vocabulary';
+import type { Logger } from '../../../logger';
+import { redactUrl } from '../../../redact';
+import type { SourceDocument } from '../../sources';
+import { mapStatus } from './status-map';
 
 export interface PollerOptions {
   url: string;

@@ -1,10 +1,11 @@
-import { isPropMarket, type BettingSplit } from '../domain';
-import { changeLogPruneDue } from './change-log';
-import type { PrismaClient } from './client';
-import type { BoxscoreRow, GameRow, NormalizedDocument, QuoteRow, SportsbookRow, TeamRow } from './feed-rows';
+import { isPropMarket, type BettingSplit } from '../../domain';
+import { changeLogPruneDue } from '../../db/change-log';
+import type { PrismaClient } from '../../db/client';
+import type { SignalRow } from '../../db/signal-repository';
+import type { BoxscoreRow, GameRow, NormalizedDocument, QuoteRow, SportsbookRow, TeamRow } from '../feed-rows';
 import { resolveIdentities } from './game-identity';
 import { resolvePlayers } from './players';
-import { detectSignals, lowestBookSplits, SIGNAL_STATUS, type SignalRow } from './signal-store';
+import { detectSignals, lowestBookSplits, SIGNAL_STATUS, type CaptureAdditions } from '../signals';
 import { bettingSlot, loadGames, quoteSlot, sourceIdsOf, sweepDue, sweepMemory, type GameState, type QuoteState, type Slot, type State } from './feed-state';
 
 // One normalised document compared with memory: the rows it changes (written by capture-group.ts).
@@ -48,28 +49,6 @@ export interface Capture {
   changedMarkets: Map<string, { gameId: number; marketType: string; bookId: number }>;
   quotesChanged: number;
   historyRows: number;
-}
-
-/**
- * What one capture added, as of its diff, for the signals detected with it (src/db/signal-store.ts),
- * which read neither memory nor the database for it: the database does not hold it yet, and memory
- * holds the next captures' state by the time theirs are detected.
- */
-export interface CaptureAdditions {
-  /** The capture's time: the seenAt of its history rows. */
-  at: Date;
-  /** The games whose quotes changed (ChangeSet.markets' games). */
-  gameIds: number[];
-  /** The quotes that got a history row (their point or price moved, or they are new). */
-  history: QuoteRow[];
-  /** Each of those games' status after the capture. */
-  statuses: Map<number, string>;
-  /** The public-betting shares after the capture (lowestBookSplits) of those games that have not started (SIGNAL_STATUS). */
-  splits: Map<number, BettingSplit[]>;
-  /** The sportsbooks this capture creates. */
-  books: readonly SportsbookRow[];
-  /** The games this capture creates: nothing of them is stored yet. */
-  created: ReadonlySet<number>;
 }
 
 /**

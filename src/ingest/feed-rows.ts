@@ -88,7 +88,7 @@ export interface QuoteKey {
   period: string;
   side: string;
   isLive: boolean;
-  /** Player props: the player's id (absent or 0 on game markets); db/players.ts fills it from `playerName`. */
+  /** Player props: the player's id (absent or 0 on game markets); src/ingest/store/players.ts fills it from `playerName`. */
   playerId?: number;
   /** A book's alternate line of a prop: its point as text; absent or '' on main lines. */
   lineKey?: string;
@@ -99,7 +99,7 @@ export interface QuoteRow extends QuoteKey {
   playerName?: string;
   /**
    * Player props: the player's current team when the source says it (the simulator does; The Odds
-   * API does not), set on the player by db/players.ts. Absent or null: the stored team is kept.
+   * API does not), set on the player by src/ingest/store/players.ts. Absent or null: the stored team is kept.
    */
   playerTeamId?: number | null;
   outcomeId: string | null;
@@ -142,7 +142,7 @@ export interface SportsbookRow {
 
 /**
  * How a game of a document is found among the stored games, whichever source created it
- * (src/db/game-identity.ts): by its upstream id once linked, else by league, home and away team and
+ * (src/ingest/store/game-identity.ts): by its upstream id once linked, else by league, home and away team and
  * start time. `gameId` is the id the document's rows carry until then: the source's own stable id for
  * the game (Action Network's integer id, a hash of The Odds API's string id).
  */
@@ -177,7 +177,7 @@ export interface NormalizedDocument {
   /**
    * The source is the scoreboard (Action Network): it describes (status, score, start time) every game
    * it carries, also one another source created first. Other sources' documents only add their ids and
-   * prices to a game another source names (src/db/feed-diff.ts).
+   * prices to a game another source names (src/ingest/store/feed-diff.ts).
    */
   scoreboard?: boolean;
   /** Books to create when missing. */

@@ -1,5 +1,6 @@
-import type { PrismaClient } from './client';
-import type { GameIdentity, GameRow, NormalizedDocument } from './feed-rows';
+import type { PrismaClient } from '../../db/client';
+import { gameMetaById, identityCandidates, type StoredGameIdentity } from '../../db/ingest-repository';
+import type { GameIdentity, GameRow, NormalizedDocument } from '../feed-rows';
 import { linkKey, rememberLinks, sourceIdsOf, type State } from './feed-state';
 
 /**
@@ -23,16 +24,8 @@ export const MATCH_WINDOW_MS = 12 * 3_600_000;
 
 const UNPLAYED = new Set(['cancelled', 'postponed']);
 
-interface Candidate {
-  id: number;
-  leagueId: number;
-  homeTeamId: number;
-  awayTeamId: number;
-  startTime: Date;
-  status: string;
-  meta: unknown;
-  simulated: boolean;
-}
+/** A stored game compared with a source's games (db/ingest-repository.ts reads them). */
+type Candidate = StoredGameIdentity;
 
 /**
  * Renumbers the rows of `doc` from the ids its source derived to the games they are (see above), and
@@ -52,7 +45,7 @@ export async function resolveIdentities(prisma: PrismaClient, state: State, doc:
     return id === undefined;
   });
   if (open.length) {
-    const stored = await storedGamesOf(prisma, source, open);
+    const stored = await identityCandidates(prisma, source, open, MATCH_WINDOW_MS);
     // The derived ids were read with them: one of them not among the stored games is free.
     const read = new Set(open.map((i) => i.gameId));
     // Linked before by a process that did not keep it in memory (or before this process forgot it).
@@ -85,7 +78,7 @@ export async function resolveIdentities(prisma: PrismaClient, state: State, doc:
     for (const identity of open) {
       let id = identity.gameId;
       for (;;) {
-        const held = state.games.get(id)?.row ?? byId.get(id) ?? (read.has(id) ? null : await prisma.game.findUnique({ where: { id }, select: { id: true, meta: true } }));
+        const held = state.games.get(id)?.row ?? byId.get(id) ?? (read.has(id) ? null : await gameMetaById(prisma, id));
         if (!held) absent.add(id);
         const sid = held ? sourceIdsOf(held)[source] : undefined;
         if (sid === undefined || String(sid) === identity.sourceId) break;
@@ -107,29 +100,6 @@ export async function resolveIdentities(prisma: PrismaClient, state: State, doc:
   for (const q of doc.quotes) q.gameId = to(q.gameId);
   for (const p of doc.publicBetting) p.gameId = to(p.gameId);
   return absent;
-}
-
-/**
- * In one query, the stored games that may be the open identities': those naming one of their upstream
- * ids, those holding one of their derived ids, and those of the same league and teams within the window.
- */
-async function storedGamesOf(prisma: PrismaClient, source: string, open: readonly GameIdentity[]): Promise<Candidate[]> {
-  const rows = await prisma.$queryRawUnsafe<Candidate[]>(
-    `SELECT g."id", g."leagueId", g."homeTeamId", g."awayTeamId", g."startTime", g."status", g."meta", g."simulated" FROM "Game" g
-      WHERE g."meta"->'source_ids'->>$1 = ANY($2::text[]) OR g."id" = ANY($3::int[])
-        OR EXISTS (SELECT 1 FROM unnest($4::int[], $5::int[], $6::int[], $7::timestamp(3)[]) AS i("leagueId", "homeTeamId", "awayTeamId", "startTime")
-          WHERE g."leagueId" = i."leagueId" AND g."homeTeamId" = i."homeTeamId" AND g."awayTeamId" = i."awayTeamId"
-            AND g."startTime" BETWEEN i."startTime" - $8::interval AND i."startTime" + $8::interval)`,
-    source,
-    open.map((i) => i.sourceId),
-    open.map((i) => i.gameId),
-    open.map((i) => i.leagueId),
-    open.map((i) => i.homeTeamId),
-    open.map((i) => i.awayTeamId),
-    open.map((i) => i.startTime.toISOString()),
-    `${MATCH_WINDOW_MS / 1000} seconds`,
-  );
-  return rows.map((r) => ({ ...r, id: Number(r.id), startTime: new Date(r.startTime) }));
 }
 
 function closest(identity: GameIdentity, candidates: readonly Candidate[], source: string, claimed: ReadonlySet<number>): Candidate | undefined {

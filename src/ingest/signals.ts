@@ -13,10 +13,9 @@ import {
   type SignalThresholds,
   type SteamEvent,
 } from '../domain';
-import type { CaptureStatement } from './capture-statement';
-import type { PrismaClient } from './client';
-import type { CaptureAdditions } from './feed-diff';
-import type { PublicBettingRow } from './feed-rows';
+import type { PrismaClient } from '../db/client';
+import { pregameHistory, sportsbookKinds, storedSignalsOf, type SignalRow } from '../db/signal-repository';
+import type { PublicBettingRow, QuoteRow, SportsbookRow } from './feed-rows';
 
 // Line-movement signals at ingest (issue 23; docs/signals.md): with each capture, the games whose
 // prices it moved and that have not started get their signals brought up to date, and every event
@@ -33,6 +32,28 @@ import type { PublicBettingRow } from './feed-rows';
 // events stored are those of the detectors over the game's pregame history up to each capture that
 // moved it, as recomputing everything at every capture gives (test/integration/signals-incremental.test.ts).
 
+/**
+ * What one capture added, as of its diff, for the signals detected with it (detectSignals),
+ * which read neither memory nor the database for it: the database does not hold it yet, and memory
+ * holds the next captures' state by the time theirs are detected.
+ */
+export interface CaptureAdditions {
+  /** The capture's time: the seenAt of its history rows. */
+  at: Date;
+  /** The games whose quotes changed (ChangeSet.markets' games). */
+  gameIds: number[];
+  /** The quotes that got a history row (their point or price moved, or they are new). */
+  history: QuoteRow[];
+  /** Each of those games' status after the capture. */
+  statuses: Map<number, string>;
+  /** The public-betting shares after the capture (lowestBookSplits) of those games that have not started (SIGNAL_STATUS). */
+  splits: Map<number, BettingSplit[]>;
+  /** The sportsbooks this capture creates. */
+  books: readonly SportsbookRow[];
+  /** The games this capture creates: nothing of them is stored yet. */
+  created: ReadonlySet<number>;
+}
+
 const moveData = (m: PriceMove) => ({
   book_id: m.bookId,
   at: m.at.toISOString(),
@@ -43,25 +64,6 @@ const moveData = (m: PriceMove) => ({
   size: m.size,
   unit: m.unit,
 });
-
-/** A signal a capture stored: enough for the events bus to name it (subscribers read the row by key). */
-export interface StoredSignal {
-  key: string;
-  kind: SignalKind;
-  gameId: number;
-  marketType: string;
-}
-
-export interface SignalRow {
-  key: string;
-  kind: SignalKind;
-  gameId: number;
-  marketType: string;
-  period: string;
-  side: string;
-  at: Date;
-  data: object;
-}
 
 const steamRow = (e: SteamEvent): SignalRow => ({
   key: `steam|${e.gameId}|${e.marketType}|${e.period}|${e.side}|${e.direction}|${e.startedAt.toISOString()}`,
@@ -216,15 +218,12 @@ export async function detectSignals(
   if (unseen.length || !booksKnown) await settled();
   const [seedRows, seedSignals] = unseen.length
     ? await Promise.all([
-        prisma.oddsHistory.findMany({
-          where: { gameId: { in: unseen }, period: 'full_game', isLive: false, marketType: { in: [...MARKET_TYPES] }, seenAt: { lte: at } },
-          select: { gameId: true, bookId: true, marketType: true, period: true, side: true, isLive: true, point: true, american: true, seenAt: true },
-        }),
-        prisma.lineSignal.findMany({ where: { gameId: { in: unseen } }, select: { key: true, kind: true, gameId: true, data: true } }),
+        pregameHistory(prisma, unseen, at),
+        storedSignalsOf(prisma, unseen),
       ])
     : [[], []];
   if (!booksKnown || !seedRows.every(bookKnown)) {
-    const books = await prisma.sportsbook.findMany({ select: { id: true, isAggregate: true } });
+    const books = await sportsbookKinds(prisma);
     for (const b of books) know(b);
   }
   const real = (r: { bookId: number }) => !recorder.aggregates.has(r.bookId);
@@ -287,46 +286,4 @@ export async function detectSignals(
  */
 export function forgetSignals(prisma: PrismaClient): void {
   recorders.delete(prisma);
-}
-
-/**
- * Adds the writing of `rows` to a capture's statement: a steam or RLM key already stored is left as it
- * is (an event keeps its first figures); a leader's data is replaced when it differs. Returns the
- * expression of the statement's answer naming the rows inserted or changed (storedSignals reads it).
- */
-export function writeSignals(sql: CaptureStatement, rows: ReadonlyArray<SignalRow & { detectedAt: Date }>): string {
-  const json = JSON.stringify(rows.map((r) => ({ ...r, at: r.at.toISOString(), detectedAt: r.detectedAt.toISOString() })));
-  sql.add(
-    'sig',
-    `INSERT INTO "LineSignal" ("key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt")
-    SELECT "key", "kind", "gameId", "marketType", "period", "side", "at", "data", "detectedAt"
-    FROM jsonb_to_recordset(${sql.param(json)}::jsonb) AS t("key" text, "kind" text, "gameId" int, "marketType" text, "period" text, "side" text, "at" timestamp(3), "data" jsonb, "detectedAt" timestamp(3))
-    WHERE (SELECT ok FROM v)
-    ON CONFLICT ("key") DO UPDATE SET "data" = EXCLUDED."data"
-      WHERE "LineSignal"."kind" = 'market_leader' AND "LineSignal"."data" IS DISTINCT FROM EXCLUDED."data"
-    RETURNING "key", "kind", "gameId", "marketType"`,
-  );
-  return `, (SELECT json_agg(json_build_object('key', "key", 'kind', "kind", 'gameId', "gameId", 'marketType', "marketType")) FROM sig) AS signals`;
-}
-
-/** The signals a capture's statement stored (writeSignals), from its answer: JSON text, already parsed, or none (nothing written). */
-export function storedSignals(answer: unknown): StoredSignal[] {
-  const rows = (typeof answer === 'string' ? JSON.parse(answer) : answer) as Array<Record<string, unknown>> | null | undefined;
-  return (rows ?? []).map((r) => ({ key: String(r.key), kind: r.kind as SignalKind, gameId: Number(r.gameId), marketType: String(r.marketType) }));
-}
-
-/** Stored signals, newest first; absent filters do not filter. */
-export async function findSignals(
-  prisma: PrismaClient,
-  filter: { gameIds?: readonly number[] | undefined; kinds?: readonly string[] | undefined; marketTypes?: readonly string[] | undefined; keys?: readonly string[] | undefined },
-) {
-  return prisma.lineSignal.findMany({
-    where: {
-      ...(filter.keys && { key: { in: [...filter.keys] } }),
-      ...(filter.gameIds && { gameId: { in: [...filter.gameIds] } }),
-      ...(filter.kinds && { kind: { in: [...filter.kinds] } }),
-      ...(filter.marketTypes && { marketType: { in: [...filter.marketTypes] } }),
-    },
-    orderBy: [{ at: 'desc' }, { id: 'desc' }],
-  });
 }
