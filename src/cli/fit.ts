@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { findClosedGames } from '../db/closed-games';
-import { fitStdDevTable, PUBLISHED_STD_DEV, shrinkStdDev, type PointMarket, type ResidualFit } from '../domain';
+import { fitStdDevTable, POINT_MARKET_TYPES, PUBLISHED_STD_DEV, shrinkStdDev, type PointMarket, type ResidualFit } from '../domain';
 import { withDatabase } from './database';
 
 // `odds fit-std-dev`: the key-number model's standard deviations fitted from the stored finals and
 // closing lines (docs/value-metrics.md, "Fitted standard deviations"). It reports; the service uses
 // the table committed in src/domain/std-dev-fit.ts, which is this command's output on the real captures.
 
-const MARKETS: readonly PointMarket[] = ['spread', 'total'];
+const MARKETS: readonly PointMarket[] = POINT_MARKET_TYPES;
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** One league and market of the report: the fit, the published value and the value the fit would give. */

@@ -1,4 +1,4 @@
-import { isPropMarket } from './market-types';
+import { definitionOf, isPropMarket } from './market-types';
 import { FINAL_STATUSES, VOID_STATUSES, type BetResult } from './vocabulary';
 
 // Grading a bet from a game's final score (docs/closing-and-grading.md). Pure: callers pass the
@@ -78,18 +78,20 @@ export interface BetSelection {
  */
 export function settle(bet: BetSelection, points: Points): Exclude<BetResult, 'void'> {
   const compare = (x: number): Exclude<BetResult, 'void'> => (x > 0 ? 'won' : x < 0 ? 'lost' : 'push');
-  const own = bet.side === 'home' ? points.home : points.away;
-  const other = bet.side === 'home' ? points.away : points.home;
-  if (bet.marketType === 'moneyline' && (bet.side === 'home' || bet.side === 'away')) return compare(own - other);
-  if (bet.marketType === 'spread' && (bet.side === 'home' || bet.side === 'away') && bet.point !== null) return compare(own + bet.point - other);
-  if (bet.marketType === 'total' && bet.point !== null && (bet.side === 'over' || bet.side === 'under')) {
-    const total = points.home + points.away;
-    return compare(bet.side === 'over' ? total - bet.point : bet.point - total);
+  const market = definitionOf(bet.marketType);
+  const ofMarket = !!market && (market.sides as readonly string[]).includes(bet.side);
+  // A market without a line ignores a point given with it; one with a line needs it.
+  const withLine = !!market && (market.line === 'none' || bet.point !== null);
+  if (market && ofMarket && withLine && market.counts === 'margin') {
+    // Moneyline and spread: the side's points minus the other's, plus its handicap if it has one.
+    const own = bet.side === 'home' ? points.home : points.away;
+    const other = bet.side === 'home' ? points.away : points.home;
+    return compare(own + (market.line === 'handicap' ? bet.point! : 0) - other);
   }
-  // A team total counts one team's points (overtime included on the full game, as on totals).
-  const teamTotal = bet.marketType === 'home_team_total' ? points.home : bet.marketType === 'away_team_total' ? points.away : null;
-  if (teamTotal !== null && bet.point !== null && (bet.side === 'over' || bet.side === 'under')) {
-    return compare(bet.side === 'over' ? teamTotal - bet.point : bet.point - teamTotal);
+  if (market && ofMarket && withLine && bet.point !== null && market.counts !== 'player') {
+    // Totals count both teams' points, a team total one team's (overtime included on the full game).
+    const counted = market.counts === 'sum' ? points.home + points.away : market.counts === 'home' ? points.home : points.away;
+    return compare(bet.side === 'over' ? counted - bet.point : bet.point - counted);
   }
   throw new Error(`not a gradable bet: ${bet.marketType} ${bet.side} ${String(bet.point)}`);
 }

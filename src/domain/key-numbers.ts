@@ -17,13 +17,14 @@
  * with a fit of the stored finals).
  */
 
+import { MARKET_TYPE_TABLE, type PointMarket } from './market-types';
 import { InvalidOddsError, assertProbability } from './odds-format';
 import { normalCdf } from './normal';
 import { shrinkStdDev } from './residual-fit';
 import { FITTED_STD_DEV } from './std-dev-fit';
 
 export type League = 'NBA' | 'WNBA';
-export type PointMarket = 'spread' | 'total';
+export type { PointMarket } from './market-types';
 /** `home`/`away` for spreads (the point is that team's handicap); `over`/`under` for totals. */
 export type PointSide = 'home' | 'away' | 'over' | 'under';
 
@@ -117,7 +118,7 @@ export function pushProbability(input: PushProbabilityInput): number {
   assertPoint(marketLine);
   const sd = MARGIN_STD_DEV[league][market];
   // For spreads the bet ties when the team's margin equals -handicap; the expected margin is -marketLine.
-  const [tie, mean] = market === 'spread' ? [-point, -marketLine] : [point, marketLine];
+  const [tie, mean] = isHandicap(market) ? [-point, -marketLine] : [point, marketLine];
   return Number.isInteger(tie) ? integerMass(tie, mean, sd) : 0;
 }
 
@@ -136,14 +137,19 @@ function aboveWithHalfTie(t: number, mean: number, sd: number): number {
 
 /** Model win-equivalent probability of `side` at `point`. */
 function winEquivalent(market: PointMarket, side: PointSide, point: number, marketLine: number, sd: number): number {
-  if (market === 'spread') return aboveWithHalfTie(-point, -marketLine, sd);
+  if (isHandicap(market)) return aboveWithHalfTie(-point, -marketLine, sd);
   const over = aboveWithHalfTie(point, marketLine, sd);
   return side === 'over' ? over : 1 - over;
 }
 
 function assertSide(market: PointMarket, side: PointSide): void {
-  const valid = market === 'spread' ? side === 'home' || side === 'away' : side === 'over' || side === 'under';
+  const valid = (MARKET_TYPE_TABLE[market].sides as readonly string[]).includes(side);
   if (!valid) throw new InvalidOddsError(`Side ${side} does not belong to a ${market} market`);
+}
+
+/** A handicap market (spread): the point is one team's, and the model's result is that team's margin. */
+function isHandicap(market: PointMarket): boolean {
+  return MARKET_TYPE_TABLE[market].line === 'handicap';
 }
 
 function assertPoint(point: number): void {

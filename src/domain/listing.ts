@@ -23,7 +23,7 @@ import { consensusProbability, medianLine } from './consensus';
 import { devig, type DevigMethod } from './devig';
 import { valueMetrics, type ValueMetrics } from './ev';
 import { adjustProbabilityForPoint, type League } from './key-numbers';
-import { hasLine, isPropMarket, SIDES_BY_MARKET, type MarketType, type StoredMarketType } from './market-types';
+import { hasLine, isPropMarket, MARKET_TYPE_TABLE, POINT_MARKET_TYPES, SIDES_BY_MARKET, type MarketType, type PointMarket, type StoredMarketType } from './market-types';
 import { findMiddle, type Middle } from './middles';
 import { pushTo } from './grouping';
 import { gameTiming, notBettableReason } from './bettable';
@@ -247,7 +247,7 @@ export class MarketView {
         this.addPair(books, bookId, line, a, b, method, bookLines);
       }
     }
-    this.centre = marketType !== 'moneyline' && bookLines.length > 0 ? medianLine(bookLines) : null;
+    this.centre = hasLine(marketType) && bookLines.length > 0 ? medianLine(bookLines) : null;
   }
 
   /** One book's de-vigged pair `a`, `b` at `line`. */
@@ -265,13 +265,23 @@ export class MarketView {
   lineOf(q: ListingQuote): number {
     if (!hasLine(this.marketType) || q.point === null) return 0;
     // +0 folds -0 (away +0 on a pick'em) onto the same line as home 0.
-    if (this.marketType === 'spread') return q.side === 'home' ? q.point + 0 : -q.point + 0;
+    if (this.isHandicap()) return q.side === 'home' ? q.point + 0 : -q.point + 0;
     return q.point;
   }
 
   /** A line written in `side`'s own convention (an away spread point is minus the home handicap). */
   private sidePoint(line: number, side: string): number {
-    return this.marketType === 'spread' && side === 'away' ? -line + 0 : line;
+    return this.isHandicap() && side === 'away' ? -line + 0 : line;
+  }
+
+  /** A handicap market (spread): each side has its own point, the home one names the line. */
+  private isHandicap(): boolean {
+    return MARKET_TYPE_TABLE[this.marketType].line === 'handicap';
+  }
+
+  /** The game market with a line this listing is of (spread, total), for the key-number model; null otherwise. */
+  private pointMarket(): PointMarket | null {
+    return (POINT_MARKET_TYPES as readonly string[]).includes(this.marketType) ? (this.marketType as PointMarket) : null;
   }
 
   private sideIndex(side: string): number {
@@ -301,7 +311,8 @@ export class MarketView {
     const exact = this.atLine(side, line, prefer);
     if (exact) return exact;
     // Props have no key-number model: a prop's reference is measured at its own line or not at all.
-    if (this.marketType === 'moneyline' || isPropMarket(this.marketType) || this.lines.size === 0) return null;
+    const market = this.pointMarket();
+    if (!market || this.lines.size === 0) return null;
     // Nearest line with a reference; ties go to the line with more books, then the lower line, so the
     // choice does not depend on the order rows came back in.
     const nearest = [...this.lines.entries()].sort(
@@ -312,7 +323,7 @@ export class MarketView {
     if (!base) return null;
     const probability = adjustProbabilityForPoint({
       league: this.game.league,
-      market: this.marketType as 'spread' | 'total',
+      market,
       side: side as 'home' | 'away' | 'over' | 'under',
       probability: base.probability,
       fromPoint: this.sidePoint(nearest[0], side),
@@ -393,12 +404,12 @@ export class MarketView {
    * or without a two-way price to centre on.
    */
   middles(now: Date): MiddleEntry[] {
-    const market = this.marketType;
     // Middles need the key-number model's result distribution: spreads and totals only (no props).
-    if ((market !== 'spread' && market !== 'total') || this.centre === null || this.lines.size === 0) return [];
+    const market = this.pointMarket();
+    if (!market || this.centre === null || this.lines.size === 0) return [];
     const [first, second] = SIDES[market];
     // lineOf is the home handicap (spreads) or the total: in Y that is -line for both spread sides.
-    const inY = (line: number) => (market === 'spread' ? -line + 0 : line);
+    const inY = (line: number) => (this.isHandicap() ? -line + 0 : line);
     const out: MiddleEntry[] = [];
     for (const lowLine of this.linesOf(first)) {
       const low = this.bettableAt(first, lowLine, now)[0];

@@ -4,9 +4,24 @@
 // ingest and the simulator) reads this table instead of spelling the list again, so adding a market
 // type is a row here plus its tests (docs/architecture.md, "Market types").
 
+/**
+ * The periods a game market is priced for, as data: one row each, with the label people read and
+ * the suffix The Odds API gives the period's market keys (`spreads_h1`, `h2h_q3`; none on the full
+ * game). Order matters: it is the order of the Period enum and of REST's words.
+ */
+export const PERIOD_TABLE = {
+  full_game: { label: 'Full game', oddsApiSuffix: '' },
+  first_half: { label: '1st half', oddsApiSuffix: 'h1' },
+  second_half: { label: '2nd half', oddsApiSuffix: 'h2' },
+  first_quarter: { label: '1st quarter', oddsApiSuffix: 'q1' },
+  second_quarter: { label: '2nd quarter', oddsApiSuffix: 'q2' },
+  third_quarter: { label: '3rd quarter', oddsApiSuffix: 'q3' },
+  fourth_quarter: { label: '4th quarter', oddsApiSuffix: 'q4' },
+} as const satisfies Record<string, { readonly label: string; readonly oddsApiSuffix: string }>;
+
 /** Stored periods a market may be asked for ('full' is accepted for full_game: spec 4.4). */
-export const PERIODS = ['full_game', 'first_half', 'second_half', 'first_quarter', 'second_quarter', 'third_quarter', 'fourth_quarter'] as const;
-export type Period = (typeof PERIODS)[number];
+export const PERIODS = Object.keys(PERIOD_TABLE) as unknown as readonly [keyof typeof PERIOD_TABLE, ...(keyof typeof PERIOD_TABLE)[]];
+export type Period = keyof typeof PERIOD_TABLE;
 
 /** Sides of the game's markets (the schema's Side enum). */
 export const SIDES = ['home', 'away', 'over', 'under'] as const;
@@ -41,9 +56,22 @@ export interface MarketTypeDefinition {
    * away +3.5) or `total` (one number both sides share).
    */
   readonly line: 'none' | 'handicap' | 'total';
+  /**
+   * Which points settle it: `margin` (one team's points minus the other's, plus the handicap if it
+   * has one: moneyline, spread), `sum` (both teams': total), `home` or `away` (one team's: team
+   * totals), `player` (a player's statistic: props).
+   */
+  readonly counts: 'margin' | 'sum' | 'home' | 'away' | 'player';
   readonly devig: DevigPairing;
   /** The GraphQL field of `Markets` (or of `CoreBetTypes`) that serves it. */
   readonly field: string;
+  /** Its name as people read it (the board's market menu, the labels of pushed quotes). */
+  readonly label: string;
+  /**
+   * Its key in The Odds API v4 (`h2h`; a period's key adds PERIOD_TABLE's suffix: `h2h_q1`), when
+   * that source carries it. Team totals share one key (`team_totals`), told apart by the outcome's team.
+   */
+  readonly oddsApiKey?: string;
   /** One sentence for the schema, REST and docs. */
   readonly description: string;
   /**
@@ -56,10 +84,12 @@ export interface MarketTypeDefinition {
   readonly propType?: string;
 }
 
-const overUnder = (propType: string, description: string) =>
-  ({ group: 'player_prop', sides: ['over', 'under'], periods: ['full_game'], line: 'total', devig: 'pair', field: 'playerProps', description, propType }) as const;
-const yesNo = (propType: string, description: string) =>
-  ({ group: 'player_prop', sides: ['yes', 'no'], periods: ['full_game'], line: 'none', devig: 'pair', field: 'playerProps', description, propType }) as const;
+// A prop's key in The Odds API is its market type (`player_points`); its label is the prop_type's words.
+const propLabel = (propType: string) => propType.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const overUnder = <K extends string>(oddsApiKey: K, propType: string, description: string) =>
+  ({ group: 'player_prop', sides: ['over', 'under'], periods: ['full_game'], line: 'total', counts: 'player', devig: 'pair', field: 'playerProps', label: propLabel(propType), oddsApiKey, description, propType }) as const;
+const yesNo = <K extends string>(oddsApiKey: K, propType: string, description: string) =>
+  ({ group: 'player_prop', sides: ['yes', 'no'], periods: ['full_game'], line: 'none', counts: 'player', devig: 'pair', field: 'playerProps', label: propLabel(propType), oddsApiKey, description, propType }) as const;
 
 /** The table. Order matters: it is the order of enums, REST words, listings and the simulator's market ids. */
 export const MARKET_TYPE_TABLE = {
@@ -68,8 +98,11 @@ export const MARKET_TYPE_TABLE = {
     sides: ['home', 'away'],
     periods: PERIODS,
     line: 'none',
+    counts: 'margin',
     devig: 'pair',
     field: 'moneyline',
+    label: 'Moneyline',
+    oddsApiKey: 'h2h',
     description: 'Who wins.',
     listing: { title: 'Moneyline', defaultSort: 'odds', filter: 'team' },
   },
@@ -78,8 +111,11 @@ export const MARKET_TYPE_TABLE = {
     sides: ['home', 'away'],
     periods: PERIODS,
     line: 'handicap',
+    counts: 'margin',
     devig: 'pair',
     field: 'spread',
+    label: 'Spread',
+    oddsApiKey: 'spreads',
     description: 'Who wins with a handicap (point) given to one side.',
     listing: { title: 'Spread', defaultSort: 'value', filter: 'team' },
   },
@@ -88,8 +124,11 @@ export const MARKET_TYPE_TABLE = {
     sides: ['over', 'under'],
     periods: PERIODS,
     line: 'total',
+    counts: 'sum',
     devig: 'pair',
     field: 'total',
+    label: 'Total',
+    oddsApiKey: 'totals',
     description: "Both teams' points over or under a line.",
     listing: { title: 'Total (over/under)', defaultSort: 'value', filter: 'side' },
   },
@@ -98,8 +137,11 @@ export const MARKET_TYPE_TABLE = {
     sides: ['over', 'under'],
     periods: ['full_game'],
     line: 'total',
+    counts: 'home',
     devig: 'pair',
     field: 'homeTeamTotal',
+    label: 'Home team total',
+    oddsApiKey: 'team_totals',
     description: "The home team's points over or under a line.",
   },
   away_team_total: {
@@ -107,25 +149,28 @@ export const MARKET_TYPE_TABLE = {
     sides: ['over', 'under'],
     periods: ['full_game'],
     line: 'total',
+    counts: 'away',
     devig: 'pair',
     field: 'awayTeamTotal',
+    label: 'Away team total',
+    oddsApiKey: 'team_totals',
     description: "The away team's points over or under a line.",
   },
   // Player props: stored under The Odds API's market keys; a book's alternate lines of a prop are the
   // same market type, kept apart from its main line by their point (docs/player-props.md).
-  player_points: overUnder('points', "A player's points over or under a line."),
-  player_rebounds: overUnder('rebounds', "A player's rebounds over or under a line."),
-  player_assists: overUnder('assists', "A player's assists over or under a line."),
-  player_threes: overUnder('threes', "A player's made three-pointers over or under a line."),
-  player_points_rebounds_assists: overUnder('points_rebounds_assists', "A player's points + rebounds + assists over or under a line."),
-  player_points_rebounds: overUnder('points_rebounds', "A player's points + rebounds over or under a line."),
-  player_points_assists: overUnder('points_assists', "A player's points + assists over or under a line."),
-  player_rebounds_assists: overUnder('rebounds_assists', "A player's rebounds + assists over or under a line."),
-  player_blocks: overUnder('blocks', "A player's blocks over or under a line."),
-  player_steals: overUnder('steals', "A player's steals over or under a line."),
-  player_turnovers: overUnder('turnovers', "A player's turnovers over or under a line."),
-  player_double_double: yesNo('double_double', 'Whether a player records a double-double.'),
-  player_triple_double: yesNo('triple_double', 'Whether a player records a triple-double.'),
+  player_points: overUnder('player_points', 'points', "A player's points over or under a line."),
+  player_rebounds: overUnder('player_rebounds', 'rebounds', "A player's rebounds over or under a line."),
+  player_assists: overUnder('player_assists', 'assists', "A player's assists over or under a line."),
+  player_threes: overUnder('player_threes', 'threes', "A player's made three-pointers over or under a line."),
+  player_points_rebounds_assists: overUnder('player_points_rebounds_assists', 'points_rebounds_assists', "A player's points + rebounds + assists over or under a line."),
+  player_points_rebounds: overUnder('player_points_rebounds', 'points_rebounds', "A player's points + rebounds over or under a line."),
+  player_points_assists: overUnder('player_points_assists', 'points_assists', "A player's points + assists over or under a line."),
+  player_rebounds_assists: overUnder('player_rebounds_assists', 'rebounds_assists', "A player's rebounds + assists over or under a line."),
+  player_blocks: overUnder('player_blocks', 'blocks', "A player's blocks over or under a line."),
+  player_steals: overUnder('player_steals', 'steals', "A player's steals over or under a line."),
+  player_turnovers: overUnder('player_turnovers', 'turnovers', "A player's turnovers over or under a line."),
+  player_double_double: yesNo('player_double_double', 'double_double', 'Whether a player records a double-double.'),
+  player_triple_double: yesNo('player_triple_double', 'triple_double', 'Whether a player records a triple-double.'),
 } as const satisfies Record<string, MarketTypeDefinition>;
 
 /** Every market type ingest stores, in table order. */
@@ -215,4 +260,18 @@ export function storedMarketTypesOf(words: readonly string[] | null | undefined)
 /** The `prop_type` word of a player prop's market type (points, rebounds, ...), or null on a game market. */
 export function propTypeOf(marketType: string): string | null {
   return isPropMarket(marketType) ? (MARKET_TYPE_TABLE[marketType as StoredMarketType] as MarketTypeDefinition).propType! : null;
+}
+
+/** The definition of any market type word, or undefined for a word that is none. */
+export function definitionOf(type: string): MarketTypeDefinition | undefined {
+  return (MARKET_TYPE_TABLE as Record<string, MarketTypeDefinition>)[type];
+}
+
+/** The game markets whose outcomes carry a point (spread, total): middles, the key-number model, its fits. */
+export type PointMarket = { [K in MarketType]: (typeof MARKET_TYPE_TABLE)[K]['line'] extends 'none' ? never : K }[MarketType];
+export const POINT_MARKET_TYPES = MARKET_TYPES.filter((t) => hasLine(t)) as PointMarket[];
+
+/** The label of a period (`1st half`). */
+export function periodLabel(period: Period): string {
+  return PERIOD_TABLE[period].label;
 }

@@ -10,7 +10,7 @@
  * inside returns 2R. A leg whose line is a whole number pushes (returns its stake) when Y lands on it.
  */
 
-import { MARGIN_STD_DEV, type League } from './key-numbers';
+import { MARGIN_STD_DEV, type League, type PointMarket } from './key-numbers';
 import { normalCdf } from './normal';
 import { assertDecimalOdds, InvalidOddsError } from './odds-format';
 
@@ -23,7 +23,7 @@ export interface MiddleLegInput {
 
 export interface MiddleInput {
   league: League;
-  market: 'spread' | 'total';
+  market: PointMarket;
   /** The leg that wins when Y > its line (over; home, whose line in Y is minus its handicap). */
   low: MiddleLegInput;
   /** The leg that wins when Y < its line (under; away, whose line in Y is its handicap). */

@@ -8,6 +8,7 @@
  */
 
 import { americanToCents, lineMovement } from './line-movement';
+import { definitionOf, hasLine, isPropMarket, STORED_MARKET_TYPES, type StoredMarketType } from './market-types';
 import { pushTo } from './grouping';
 
 /** Which outcome a price is of: one book's side of a market of a game, pregame or live. */
@@ -77,7 +78,12 @@ export const DEFAULT_SIGNAL_THRESHOLDS: SignalThresholds = {
 };
 
 /** The side a market's moves are read on. */
-export const SIGNAL_SIDE: Readonly<Record<string, string>> = { moneyline: 'home', spread: 'home', total: 'over', home_team_total: 'over', away_team_total: 'over' };
+export const SIGNAL_SIDE: Readonly<Record<string, string>> = Object.fromEntries(
+  STORED_MARKET_TYPES.filter((t) => !isPropMarket(t)).map((t) => [t, definitionOf(t)!.sides[0]]),
+);
+
+/** Whether a market's outcomes carry a point (false for a word that is no market type). */
+const withLine = (marketType: string) => marketType in SIGNAL_SIDE && hasLine(marketType as StoredMarketType);
 
 const marketKey = (p: { gameId: number; marketType: string; period: string; isLive: boolean }) => `${p.gameId}|${p.marketType}|${p.period}|${p.isLive}`;
 
@@ -111,7 +117,7 @@ export function moveBetween(a: HistoryPrice, b: HistoryPrice): PriceMove | null 
   if (a.point === b.point && a.american === b.american) return null;
   const m = lineMovement(b.marketType, b.side, a, b);
   if (m.direction === 'none') return null;
-  const byPoint = b.marketType !== 'moneyline' && a.point !== null && b.point !== null && a.point !== b.point;
+  const byPoint = (definitionOf(b.marketType)?.line ?? 'handicap') !== 'none' && a.point !== null && b.point !== null && a.point !== b.point;
   const size = byPoint ? Math.abs(b.point! - a.point!) : Math.abs(americanToCents(b.american) - americanToCents(a.american));
   const direction = m.direction === 'towards_favorite' || m.direction === 'towards_over' ? 1 : -1;
   return { ...pick(b), at: b.seenAt, from: { point: a.point, american: a.american }, to: { point: b.point, american: b.american }, direction, size, unit: byPoint ? 'points' : 'cents' };
@@ -314,7 +320,7 @@ export function findLeaders(prices: readonly HistoryPrice[], t: Pick<SignalThres
 
 /** Whether findLeaders reads a price: a spread's or total's signal side, with a point, pregame unless live markets are read. */
 export const countsForLeaders = (p: HistoryPrice, t: Pick<SignalThresholds, 'includeLive'>) =>
-  SIGNAL_SIDE[p.marketType] === p.side && p.marketType !== 'moneyline' && p.point !== null && !(p.isLive && !t.includeLive);
+  SIGNAL_SIDE[p.marketType] === p.side && withLine(p.marketType) && p.point !== null && !(p.isLive && !t.includeLive);
 
 /** The market findLeaders reads a price in (one game, market type, period and live flag). */
 export const leaderMarketKey = (p: { gameId: number; marketType: string; period: string; isLive: boolean }) => marketKey(p);

@@ -3,11 +3,11 @@
 // derive from them. De-vig methods live in devig.ts beside their math.
 
 // Market types, their sides and periods are data: market-types.ts.
-import type { Period } from './market-types';
+import { PERIODS, POINT_MARKET_TYPES, type Period, type PointMarket } from './market-types';
 
-/** Periods a cross-game listing can be asked for. */
-export const LISTING_PERIODS = ['full_game', 'first_half'] as const satisfies readonly Period[];
-export type ListingPeriod = (typeof LISTING_PERIODS)[number];
+/** Periods a cross-game listing can be asked for: every period a game market is priced for. */
+export const LISTING_PERIODS: readonly Period[] = PERIODS;
+export type ListingPeriod = Period;
 
 /** Orders of a cross-game listing: by price or by value (ev_per_100). */
 export const LISTING_SORTS = ['odds', 'value'] as const;
@@ -160,9 +160,9 @@ export const DEFAULT_LIVE_FILTER: LiveFilter = 'all';
 export const NOT_BETTABLE_REASONS = ['unavailable', 'game_started', 'not_in_play', 'stale'] as const;
 export type NotBettableReason = (typeof NOT_BETTABLE_REASONS)[number];
 
-/** The markets middles are looked for in (domain/middles.ts): the two with a line. */
-export const MIDDLE_MARKET_TYPES = ['spread', 'total'] as const;
-export type MiddleMarketType = (typeof MIDDLE_MARKET_TYPES)[number];
+/** The markets middles are looked for in (domain/middles.ts): the game markets with a line. */
+export const MIDDLE_MARKET_TYPES: readonly PointMarket[] = POINT_MARKET_TYPES;
+export type MiddleMarketType = PointMarket;
 
 /** Kinds of line-movement signal (domain/signals.ts; docs/signals.md). */
 export const SIGNAL_KINDS = ['steam', 'reverse_line_movement', 'market_leader'] as const;

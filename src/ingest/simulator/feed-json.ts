@@ -1,4 +1,4 @@
-import { CORE_BET_TYPES, MARKET_TYPES, STORED_MARKET_TYPES, addDays, isOneOf, type StoredMarketType } from '../../domain';
+import { CORE_BET_TYPES, MARKET_TYPE_TABLE, MARKET_TYPES, STORED_MARKET_TYPES, addDays, hasLine, isOneOf, type StoredMarketType } from '../../domain';
 import { FEED_TEAM_TOTAL_KEY, type FeedBetInfo, type FeedBookMarkets, type FeedGame, type FeedLeague, type FeedOutcome, type FeedPeriodMarkets, type FeedStandings, type FeedTeam } from '../feeds/actionnetwork/schema';
 import { BOOK_ID_CONSENSUS, BOOK_ID_OPEN, type LeagueRef, type TeamRef, seasonPhaseOn, seasonWindow } from '../reference-data';
 import { SIM_BOOKS } from './books';
@@ -67,11 +67,11 @@ function fullOutcome(
     // Upstream semantics unknown: null on moneylines, -10000 at the consensus, a small score elsewhere.
     ...(isOneOf(CORE_BET_TYPES, type) ? { prop_type_id: TEAM_TOTAL_PROP_TYPE_ID } : {}),
     odds_coefficient_score:
-      type === 'moneyline' || isOneOf(CORE_BET_TYPES, type)
+      !hasLine(type) || isOneOf(CORE_BET_TYPES, type)
         ? null
         : ctx.book.id === BOOK_ID_CONSENSUS
           ? -10000
-          : Math.round((type === 'spread' ? quote.q : quote.q - 0.5) * 1e6) / 1e6,
+          : Math.round((MARKET_TYPE_TABLE[type].line === 'handicap' ? quote.q : quote.q - 0.5) * 1e6) / 1e6,
     is_alt_market: false,
   };
 }

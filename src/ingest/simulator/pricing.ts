@@ -1,4 +1,4 @@
-import { americanToImpliedProbability, coverProbability, liveMarginDistribution, normalCdf, roundToHalfPoint, twoWayBookPrices, type MarketType, type StoredMarketType } from '../../domain';
+import { americanToImpliedProbability, coverProbability, liveMarginDistribution, MARKET_TYPE_TABLE, normalCdf, roundToHalfPoint, twoWayBookPrices, type CoreBetType, type MarketType, type StoredMarketType } from '../../domain';
 import type { SimBook } from './books';
 import { HOUR, MINUTE } from './calendar';
 import type { GameState } from './game';
@@ -46,8 +46,9 @@ export interface MarketView {
  * `value` is the home handicap (spread), the total line, or 0 (moneyline).
  */
 export function twoWayProbability(type: MarketType, v: MarketView, value: number): number {
-  if (type === 'total') return coverProbability(v.total, v.totalSd, value, true);
-  if (type === 'moneyline' && !v.tiePushes) return 1 - normalCdf(-v.margin / v.marginSd);
+  const { counts, line } = MARKET_TYPE_TABLE[type];
+  if (counts === 'sum') return coverProbability(v.total, v.totalSd, value, true);
+  if (line === 'none' && !v.tiePushes) return 1 - normalCdf(-v.margin / v.marginSd);
   // Home covers when margin + handicap > 0, i.e. margin > -value.
   return coverProbability(v.margin, v.marginSd, -value, true);
 }
@@ -204,8 +205,11 @@ export function quoteMarket(ctx: QuoteContext, type: StoredMarketType, fair: Mar
   const v = bookView(ctx, fair);
   const margin = ctx.live ? ctx.book.liveMargin : ctx.book.margin;
   const { plan } = ctx;
-  if (type === 'moneyline') {
-    const p = twoWayProbability('moneyline', v, 0);
+  const { counts, line: lineKind } = MARKET_TYPE_TABLE[type];
+  // Priced by what settles each market (domain/market-types.ts): a team's points, the margin, the sum.
+  if (counts === 'home' || counts === 'away') return quoteTeamTotal(type as CoreBetType, v, margin, counts === 'home' ? plan.home.id : plan.away.id);
+  if (counts === 'margin' && lineKind === 'none') {
+    const p = twoWayProbability(type as MarketType, v, 0);
     if (ctx.live && (p > LIVE_MONEYLINE_MAX_PROBABILITY || p < 1 - LIVE_MONEYLINE_MAX_PROBABILITY)) return undefined; // off the board when lopsided
     const [home, away] = twoWayBookPrices(p, margin);
     return [
@@ -213,18 +217,17 @@ export function quoteMarket(ctx: QuoteContext, type: StoredMarketType, fair: Mar
       { side: 'home', teamId: plan.home.id, odds: home, value: 0, q: americanToImpliedProbability(home) },
     ];
   }
-  if (type === 'spread') {
+  if (counts === 'margin') {
     const homeValue = roundToHalfPoint(-v.margin);
-    const p = twoWayProbability('spread', v, homeValue);
+    const p = twoWayProbability(type as MarketType, v, homeValue);
     const [home, away] = twoWayBookPrices(p, margin);
     return [
       { side: 'away', teamId: plan.away.id, odds: away, value: roundToHalfPoint(-homeValue), q: americanToImpliedProbability(away) },
       { side: 'home', teamId: plan.home.id, odds: home, value: homeValue, q: americanToImpliedProbability(home) },
     ];
   }
-  if (type === 'home_team_total' || type === 'away_team_total') return quoteTeamTotal(type, v, margin, type === 'home_team_total' ? plan.home.id : plan.away.id);
   const line = Math.max(roundToHalfPoint(v.total), v.scoredTotal + 0.5);
-  const p = twoWayProbability('total', v, line);
+  const p = twoWayProbability(type as MarketType, v, line);
   const [over, under] = twoWayBookPrices(p, margin);
   return [
     { side: 'over', teamId: undefined, odds: over, value: line, q: americanToImpliedProbability(over) },
@@ -238,7 +241,7 @@ export function quoteMarket(ctx: QuoteContext, type: StoredMarketType, fair: Mar
  * two teams' points are independent (then total and margin are uncorrelated and each has the variance
  * of the sum). Live, the line stays above the points already scored, as on totals.
  */
-function quoteTeamTotal(type: 'home_team_total' | 'away_team_total', v: MarketView, margin: number, teamId: number): Quote[] {
+function quoteTeamTotal(type: CoreBetType, v: MarketView, margin: number, teamId: number): Quote[] {
   const sign = type === 'home_team_total' ? 1 : -1;
   const expected = (v.total + sign * v.margin) / 2;
   const scored = (v.scoredTotal + sign * v.scoredMargin) / 2;

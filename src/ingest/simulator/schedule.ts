@@ -1,3 +1,4 @@
+import type { MarketType } from '../../domain';
 import type { FeedBroadcast } from '../feeds/actionnetwork/schema';
 import { LEAGUE_ID_NBA, type LeagueRef, type TeamRef, isGameDay, seasonPhaseOn, seasonWindow, teamsOfLeague } from '../reference-data';
 import { MINUTE, HOUR, daysBetween, iso, zonedTimeToMs } from './calendar';
@@ -63,8 +64,8 @@ export interface GamePlan {
   totalOpen: number;
   totalClose: number;
   /** Public betting, base values (home / over side), and final number of bets. */
-  tickets: Record<'moneyline' | 'spread' | 'total', number>;
-  money: Record<'moneyline' | 'spread' | 'total', number>;
+  tickets: Record<MarketType, number>;
+  money: Record<MarketType, number>;
   numBets: number;
   attendance: number;
   trending: boolean;

@@ -14,7 +14,7 @@ const common = {
   date: date('League-local day (LEAGUE_TIME_ZONE), default today; without it, game_id is not limited to a day'),
   game_id: ids('One or more game ids'),
   book_id: ids('Listed sportsbooks (references, consensus and arbitrage still use every book)'),
-  period: oneOf('full_game (default; full is an alias) or first_half', ENUM_VOCABULARY.ListingPeriod, PERIOD_ALIASES),
+  period: oneOf('full_game (default; full is an alias), first_half, second_half, first_quarter..fourth_quarter', ENUM_VOCABULARY.ListingPeriod, PERIOD_ALIASES),
   devig: oneOf(`De-vig method of the reference probability (default ${LISTING_DEFAULT_DEVIG_METHOD})`, ENUM_VOCABULARY.DevigMethod),
   reference: oneOf(
     `Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default ${LISTING_DEFAULT_REFERENCE}); ` +

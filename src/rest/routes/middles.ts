@@ -21,7 +21,7 @@ export const middleRoutes = defineRoutes([
       date: date('League-local day (LEAGUE_TIME_ZONE), default today; without it, game_id is not limited to a day'),
       game_id: ids('One or more game ids'),
       book_id: ids('Only middles with a leg at one of these books'),
-      period: oneOf('full_game (default; full is an alias) or first_half', ENUM_VOCABULARY.ListingPeriod, PERIOD_ALIASES),
+      period: oneOf('full_game (default; full is an alias), first_half, second_half, first_quarter..fourth_quarter', ENUM_VOCABULARY.ListingPeriod, PERIOD_ALIASES),
       live: oneOf('pregame, live (in-game) or all (default all); the two legs are always both pregame or both live', ENUM_VOCABULARY.ListingLiveFilter),
       min_ev_per_100: decimal('Only middles whose ev_per_100 is at least this (-100 to 100)', -100, 100),
       as_of: instant('Extension (Pro, Elite): an ISO 8601 instant, not in the future; the middles of the prices known then (docs/point-in-time.md)'),

@@ -1,4 +1,4 @@
-import { americanToDecimal, decimalToFractional, InvalidOddsError, isOneOf, MARKET_TYPES, SIDES_BY_MARKET, type MarketType, type StoredMarketType } from '../../../domain';
+import { americanToDecimal, decimalToFractional, hasLine, InvalidOddsError, isOneOf, MARKET_TYPE_TABLE, MARKET_TYPES, SIDES_BY_MARKET, type MarketType, type StoredMarketType } from '../../../domain';
 import type { PublicBettingRow, QuoteRow } from '../../feed-rows';
 import { FeedDocumentError } from '../feed-document-error';
 import { FEED_TEAM_TOTAL_KEY, type FeedGame, type FeedOutcome } from './schema';
@@ -129,7 +129,7 @@ function normalizeOutcome(ctx: MarketContext, o: FeedOutcome, index: number): Qu
     if (error instanceof InvalidOddsError) throw outcomeError(ctx, index, 'odds', error.message);
     throw error;
   }
-  if (marketType !== 'moneyline' && o.value == null) throw outcomeError(ctx, index, 'value', `a ${marketType} outcome needs its line`);
+  if (hasLine(marketType) && o.value == null) throw outcomeError(ctx, index, 'value', `a ${marketType} outcome needs its line`);
   return {
     gameId: game.id,
     bookId,
@@ -139,7 +139,7 @@ function normalizeOutcome(ctx: MarketContext, o: FeedOutcome, index: number): Qu
     isLive: o.is_live ?? false,
     outcomeId: o.outcome_id == null ? null : String(o.outcome_id),
     teamId: teamIdOf(marketType, o, game),
-    point: marketType === 'moneyline' ? null : (o.value ?? null),
+    point: hasLine(marketType) ? (o.value ?? null) : null,
     american: Math.round(o.odds),
     decimal: forms.decimal,
     fractional: forms.fractional,
@@ -152,17 +152,17 @@ function outcomeError(ctx: MarketContext, index: number, field: string, reason: 
   return new FeedDocumentError(ctx.documentName, `${ctx.gamePath}.markets[${JSON.stringify(ctx.bookKey)}].${ctx.periodKey}.${ctx.marketKey}[${index}].${field}`, reason);
 }
 
-/** The outcome's team: none on a total; the side's team on a moneyline or spread when the feed names none. */
+/** The outcome's team: none on a total; a team total's team; the side's team on a moneyline or spread when the feed names none. */
 function teamIdOf(marketType: StoredMarketType, o: FeedOutcome, game: FeedGame): number | null {
-  switch (marketType) {
-    case 'total':
-      return null;
-    case 'home_team_total':
+  switch (MARKET_TYPE_TABLE[marketType].counts) {
+    case 'margin':
+      return o.team_id ?? (o.side === 'home' ? game.home_team_id : game.away_team_id);
+    case 'home':
       return game.home_team_id;
-    case 'away_team_total':
+    case 'away':
       return game.away_team_id;
     default:
-      return o.team_id ?? (o.side === 'home' ? game.home_team_id : game.away_team_id);
+      return null;
   }
 }
 

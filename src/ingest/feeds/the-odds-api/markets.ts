@@ -1,4 +1,4 @@
-import { PROP_MARKET_TYPES, type PropMarketType, type StoredMarketType } from '../../../domain';
+import { isPropMarket, MARKET_TYPE_TABLE, PERIOD_TABLE, PERIODS, PROP_MARKET_TYPES, STORED_MARKET_TYPES, type PropMarketType, type StoredMarketType } from '../../../domain';
 
 /**
  * The Odds API market keys this service models, as data: the base key gives the market, an optional
@@ -7,12 +7,22 @@ import { PROP_MARKET_TYPES, type PropMarketType, type StoredMarketType } from '.
  * the price at which one can bet *against* a side, it has no place among the back prices every
  * listing compares, and the back price (`h2h`) of the same exchange is kept (docs/sources.md).
  */
-export const MARKET_KEYS: Readonly<Record<string, StoredMarketType | 'team_total'>> = {
-  h2h: 'moneyline',
-  spreads: 'spread',
-  totals: 'total',
-  team_totals: 'team_total',
-};
+export const MARKET_KEYS: Readonly<Record<string, StoredMarketType | 'team_total'>> = marketKeys();
+
+/**
+ * The table's keys (domain/market-types.ts `oddsApiKey`) of the game and team-score markets. A key
+ * two market types share (`team_totals`: the home and the away team's) reads as `team_total` until
+ * each outcome's team picks one.
+ */
+function marketKeys(): Record<string, StoredMarketType | 'team_total'> {
+  const keys: Record<string, StoredMarketType | 'team_total'> = {};
+  for (const type of STORED_MARKET_TYPES) {
+    const key = (MARKET_TYPE_TABLE[type] as { oddsApiKey?: string }).oddsApiKey;
+    if (!key || isPropMarket(type)) continue;
+    keys[key] = key in keys ? 'team_total' : type;
+  }
+  return keys;
+}
 
 /**
  * Player props: The Odds API's keys are the service's market types (`player_points`, ...);
@@ -27,15 +37,7 @@ export function propOfKey(key: string): { market: PropMarketType; alternate: boo
 }
 
 /** Period suffixes of market keys (`spreads_h1`, `h2h_q1`) and the service's period names. */
-export const PERIOD_SUFFIXES: Readonly<Record<string, string>> = {
-  '': 'full_game',
-  h1: 'first_half',
-  h2: 'second_half',
-  q1: 'first_quarter',
-  q2: 'second_quarter',
-  q3: 'third_quarter',
-  q4: 'fourth_quarter',
-};
+export const PERIOD_SUFFIXES: Readonly<Record<string, string>> = Object.fromEntries(PERIODS.map((period) => [PERIOD_TABLE[period].oddsApiSuffix, period]));
 
 /** The market and period of a market key, or null for a key the service does not model. */
 export function marketOfKey(key: string): { market: StoredMarketType | 'team_total'; period: string } | null {

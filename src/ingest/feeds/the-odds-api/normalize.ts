@@ -1,4 +1,4 @@
-import { americanToDecimal, decimalToAmerican, decimalToFractional, InvalidOddsError, SIDES_BY_MARKET, type StoredMarketType } from '../../../domain';
+import { americanToDecimal, decimalToAmerican, decimalToFractional, hasLine, InvalidOddsError, MARKET_TYPE_TABLE, SIDES_BY_MARKET, type StoredMarketType } from '../../../domain';
 import { inInt32, type BoxscoreRow, type GameIdentity, type GameRow, type NormalizedDocument, type QuoteRow, type SportsbookRow } from '../../feed-rows';
 import { LEAGUE_ID_NBA, LEAGUE_ID_WNBA, seasonPhaseOn, teamByName } from '../../reference-data';
 import { FeedDocumentError, formatPath } from '../feed-document-error';
@@ -139,7 +139,7 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
           const key = `${book.id}|${placed.marketType}|${kind.period}|${placed.side}`;
           if (taken.has(key)) return; // a repeated outcome: the first wins
           taken.add(key);
-          if (placed.marketType !== 'moneyline' && o.point == null) throw new FeedDocumentError(name, `${where}.point`, `a ${market.key} outcome needs its point`);
+          if (hasLine(placed.marketType) && o.point == null) throw new FeedDocumentError(name, `${where}.point`, `a ${market.key} outcome needs its point`);
           const prices = pricesAt(o.price, decimal, name, `${where}.price`);
           gameQuotes++;
           out.quotes.push({
@@ -151,7 +151,7 @@ export function normalizeOddsApi(body: unknown, name: string, options: OddsApiOp
             isLive: live,
             outcomeId: null,
             teamId: placed.side === 'home' ? home.id : placed.side === 'away' ? away.id : placed.marketType === 'home_team_total' ? home.id : placed.marketType === 'away_team_total' ? away.id : null,
-            point: placed.marketType === 'moneyline' ? null : (o.point ?? null),
+            point: hasLine(placed.marketType) ? (o.point ?? null) : null,
             ...prices,
             lineStatus: 'normal',
           } satisfies QuoteRow);
@@ -195,7 +195,7 @@ function placeOutcome(
   event: OddsApiEvent,
 ): { marketType: StoredMarketType; side: string } | null {
   const overUnder = /^over$/i.test(name) ? 'over' : /^under$/i.test(name) ? 'under' : null;
-  if (market === 'total') return overUnder ? { marketType: 'total', side: overUnder } : null;
+  if (market !== 'team_total' && MARKET_TYPE_TABLE[market].sides[0] === 'over') return overUnder ? { marketType: market, side: overUnder } : null;
   if (market === 'team_total') {
     if (!overUnder) return null;
     if (description === event.home_team) return { marketType: 'home_team_total', side: overUnder };
