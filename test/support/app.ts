@@ -53,6 +53,23 @@ export interface TestAppOptions {
 }
 
 /**
+ * fetch, with a GET sent again once when the kept-alive connection it went out on was reset: the
+ * server closes an idle connection after its keep-alive timeout (5 s) and the client retires it ~2 s
+ * before (the Keep-Alive hint), but on a machine so loaded that the test's event loop runs seconds
+ * late, the client can pick the connection in the instant the server drops it (ECONNRESET, seen once
+ * at load average 16 on 2 cores). Browsers retry an idempotent request then; so does this client.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = ((error as { cause?: { code?: string } }).cause ?? {}).code;
+    if ((init.method ?? 'GET') !== 'GET' || (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET')) throw error;
+    return fetch(url, init);
+  }
+}
+
+/**
  * Opens a test database (TEST_DATABASE_URL or in-memory PGlite), seeds the reference data, ingests
  * `feeds`, creates the app and listens on 127.0.0.1 port 0. Open one per test file (beforeAll).
  */
@@ -68,7 +85,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { port } = app.httpServer.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const send = async (path: string, init: RequestInit) => {
-    const res = await fetch(baseUrl + path, init);
+    const res = await fetchOnce(baseUrl + path, init);
     const text = await res.text();
     let body: unknown = text;
     try {
