@@ -825,7 +825,7 @@ export type ListingOutcome = {
   odds: Odds;
   /** The feed's outcome id (a 64-bit-safe integer); null when the feed gave none or a non-numeric one. */
   outcomeId: Maybe<Scalars['Long']['output']>;
-  /** full_game or first_half. */
+  /** The period: full_game, first_half, second_half or first_quarter..fourth_quarter. */
   period: Scalars['String']['output'];
   /** Player props: the player; null on game markets. */
   player: Maybe<PlayerBrief>;
@@ -1028,7 +1028,7 @@ export type Middle = {
   marketType: Scalars['String']['output'];
   /** Probability of landing inside (both legs win) from the key-number model, centred on the market's median line (4 decimals). */
   middleProbability: Scalars['Float']['output'];
-  /** full_game or first_half. */
+  /** The period: full_game, first_half, second_half or first_quarter..fourth_quarter. */
   period: Scalars['String']['output'];
   /** Profit, percent of the total stake, when the result lands inside (2 decimals). */
   profitIfMiddle: Scalars['Float']['output'];
@@ -2672,7 +2672,7 @@ export type ListingOutcomeResolvers<ContextType = GraphQLContext, ParentType ext
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type ListingPeriodResolvers = EnumResolverSignature<{ FIRST_HALF?: any, FULL_GAME?: any }, ResolversTypes['ListingPeriod']>;
+export type ListingPeriodResolvers = EnumResolverSignature<{ FIRST_HALF?: any, FIRST_QUARTER?: any, FOURTH_QUARTER?: any, FULL_GAME?: any, SECOND_HALF?: any, SECOND_QUARTER?: any, THIRD_QUARTER?: any }, ResolversTypes['ListingPeriod']>;
 
 export type ListingSortResolvers = EnumResolverSignature<{ ODDS?: any, VALUE?: any }, ResolversTypes['ListingSort']>;
 
