@@ -1,4 +1,4 @@
-import { americanToDecimal, decimalToFractional, isPropMarket } from '../domain';
+import { americanToDecimal, decimalToFractional } from '../domain';
 import { Prisma } from './__generated__/prisma/client';
 import type { Game, PrismaClient, Quote } from './client';
 import { scopeConditions, type QuoteScope } from './movement-repository';
@@ -213,7 +213,8 @@ function toQuote(r: HistoryRow): HistoricalQuote {
   const decimal = r.decimal ?? americanToDecimal(american);
   const seenAt = new Date(r.seenAt);
   const changedAt = new Date(r.changedAt);
-  const teamId = r.teamId ?? (r.marketType === 'total' || isPropMarket(r.marketType) ? null : r.side === 'home' ? r.homeTeamId : r.awayTeamId);
+  // A side that is a team (home, away) names it; over, under, yes and no name none.
+  const teamId = r.teamId ?? (r.side === 'home' ? r.homeTeamId : r.side === 'away' ? r.awayTeamId : null);
   return {
     id: BigInt(r.id),
     gameId: r.gameId,

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { enumVariables } from './enums';
+import { MARKET_TYPES } from '../domain';
 import {
   getNamedType,
   isEnumType,
@@ -105,9 +106,8 @@ export function liveOddsVariables(filter: { game_id?: number | null | undefined;
     market_type: only,
     book_id: filter.book_id ?? null,
     book_ids: filter.book_id != null ? [filter.book_id] : null,
-    moneyline: !only || only === 'moneyline',
-    spread: !only || only === 'spread',
-    total: !only || only === 'total',
+    // One @include flag per game market, named as the market (the operation's variables).
+    ...Object.fromEntries(MARKET_TYPES.map((type) => [type, !only || only === type])),
     player_props: only === 'player_props',
   };
 }

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import type { JsonSchema } from '../graphql/json-schema';
+import type { JsonSchema } from '../graphql';
 import { liveEvents } from './events';
 import { LIVE_NAMESPACE, SUBSCRIBE_GRACE_MS } from './protocol';
 

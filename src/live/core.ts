@@ -5,7 +5,7 @@ import { LiveAuthError, verifyLiveKey, type KeyWatch } from '../auth/live-key';
 import type { KeyLookup, Viewer } from '../auth/viewer';
 import { AppError, ERRORS, isDatabaseUnavailable } from '../errors';
 import { attachLiveFeed, type LiveFeed } from '../events/live-feed';
-import { createContext, type GraphQLContext } from '../graphql/context';
+import { createContext, type GraphQLContext } from '../graphql';
 import { liveStream, type LiveStream } from '../services/live-streams';
 import type { LiveFilter } from './filter';
 

@@ -1,8 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { LIVE_AUTH_FAILURES, LIVE_AUTH_MESSAGES, LiveAuthError, type LiveAuthFailure } from '../auth/live-key';
-import { ENUM_VOCABULARY } from '../graphql/enums';
-import { rootFieldSchema, type JsonSchema } from '../graphql/json-schema';
-import { loadOperations } from '../graphql/operations';
+import { ENUM_VOCABULARY, rootFieldSchema, type JsonSchema, loadOperations } from '../graphql';
 import { IDLE_MS, WINDOW } from '../services/live-streams';
 import { SNAPSHOT_REASONS } from './protocol';
 import { liveSnapshotDocument } from './snapshot';

@@ -1,4 +1,4 @@
-import { ENUM_VOCABULARY } from '../graphql/enums';
+import { ENUM_VOCABULARY } from '../graphql';
 import { AppError } from '../errors';
 
 // What a live client asks for (docs/live-protocol.md): a /live-odds `subscribe` or handshake, a

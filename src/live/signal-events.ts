@@ -1,7 +1,7 @@
 import { subscribe, type ExecutionResult } from 'graphql';
 import type { Viewer } from '../auth/viewer';
 import { AppError } from '../errors';
-import { loadOperations, variablesFor } from '../graphql/operations';
+import { loadOperations, variablesFor } from '../graphql';
 import { liveContext, type LiveDeps } from './core';
 import type { SignalFilter } from './filter';
 import type { SignalPayload } from './protocol';

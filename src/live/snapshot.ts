@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Kind, parse, validate, type DocumentNode, type ExecutionResult, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { AppError } from '../errors';
-import { OPERATIONS_DIR } from '../graphql/operations';
+import { OPERATIONS_DIR } from '../graphql';
 import type { LiveOddsPayload } from './protocol';
 
 // The live snapshot (`live_odds`): the query the Socket.IO adapter runs for it, and the payload a

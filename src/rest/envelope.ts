@@ -1,5 +1,5 @@
 import { AppError, ERRORS, type ErrorCode } from '../errors';
-import type { JsonSchema } from '../graphql/json-schema';
+import type { JsonSchema } from '../graphql';
 
 // The spec's envelopes (section 1) and how a GraphQL result becomes one. A route names its envelope
 // with one of the constructors below; openapi.ts asks the same object for the body's JSON Schema.

@@ -1,11 +1,9 @@
 import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { costRefusal, PARSE_OPTIONS } from '../graphql/limits';
+import { costRefusal, PARSE_OPTIONS, type GraphQLContext, selectsPerKeyField } from '../graphql';
 import { execute, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Auth } from '../auth/authenticate';
 import { planVisibility } from '../auth/viewer';
-import type { GraphQLContext } from '../graphql/context';
-import { selectsPerKeyField } from '../graphql/schema';
 import { BoundedCache, stringBytes, type CacheEvent } from './bounded-cache';
 import { representation, type ResponseCache } from './response-cache';
 import { sendRepresentation } from './router';

@@ -1,8 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { ERRORS, type ErrorCode } from '../errors';
-import { rootFieldSchema } from '../graphql/json-schema';
-import { loadOperations } from '../graphql/operations';
-import { selectsPerKeyField } from '../graphql/schema';
+import { rootFieldSchema, loadOperations, selectsPerKeyField } from '../graphql';
 import { ERROR_SCHEMA, type JsonSchema } from './envelope';
 import EXAMPLES from './examples/responses.json';
 import { paramMeta } from './params';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateProblem, INSTANT_HINT, INTERVAL_HINT, parseInstant, parseInterval, textProblem } from '../graphql/enums';
+import { dateProblem, INSTANT_HINT, INTERVAL_HINT, parseInstant, parseInterval, textProblem } from '../graphql';
 
 // Parameter types of the REST routes. Each is a zod schema that turns the raw query value (a string,
 // or an array of strings when repeated) into a GraphQL variable, with a message naming what is

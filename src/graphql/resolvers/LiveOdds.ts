@@ -1,6 +1,6 @@
 import { requirePlan } from '../../auth/viewer';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
-import { formatAmerican, impliedProbability, inLiveMarketFilter, isOneOf, MARKET_TYPES, pushTo, type LiveMarketType } from '../../domain';
+import { definitionOf, formatAmerican, impliedProbability, inLiveMarketFilter, isOneOf, MARKET_TYPES, pushTo, type LiveMarketType } from '../../domain';
 import { invalidParameter } from '../../services/arguments';
 import { liveStream } from '../../services/live-streams';
 import { withLiveScope } from '../live-scope';
@@ -99,11 +99,14 @@ export const LiveOddsFields: { Outcome: OutcomeResolvers } = {
       impliedProbability: impliedProbability(q.decimal),
     }),
     label: async (q, _a, ctx) => {
-      const point = q.point === null ? '' : ` ${q.point > 0 && q.marketType === 'spread' ? '+' : ''}${q.point}`;
-      if (q.marketType === 'total') return `${q.side === 'over' ? 'Over' : 'Under'}${point}`;
+      // Read off the market's row: a handicap is signed and follows the team, a total is over/under.
+      const market = definitionOf(q.marketType);
+      const handicap = market?.line === 'handicap';
+      const point = q.point === null ? '' : ` ${q.point > 0 && handicap ? '+' : ''}${q.point}`;
+      if (market?.counts === 'sum') return `${q.side === 'over' ? 'Over' : 'Under'}${point}`;
       const team = await outcomeTeam(q, ctx);
       const name = team?.abbr ?? (q.side === 'home' ? 'Home' : 'Away');
-      return q.marketType === 'spread' ? `${name}${point}` : name;
+      return handicap ? `${name}${point}` : name;
     },
   },
 };

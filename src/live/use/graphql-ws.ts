@@ -6,7 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { LiveAuthError } from '../../auth/live-key';
 import { bearerToken, type Viewer } from '../../auth/viewer';
 import { ERRORS } from '../../errors';
-import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from '../../graphql/limits';
+import { costRefusal, PARSE_OPTIONS, shapeLimitRules } from '../../graphql';
 import { CLOSE_SLOW_CONSUMER, closeCodeOf, liveContext, MAX_FRAME_BYTES, MAX_OPERATIONS_PER_CONNECTION, type LiveDeps } from '../core';
 
 // GraphQL over WebSocket (graphql-ws protocol) on the HTTP server's /graphql path: the one schema,

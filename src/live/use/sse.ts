@@ -3,7 +3,7 @@ import { subscribe, type ExecutionResult } from 'graphql';
 import { LiveAuthError } from '../../auth/live-key';
 import { bearerToken, type Viewer } from '../../auth/viewer';
 import { AppError, ERRORS } from '../../errors';
-import { liveOddsVariables, oddsStreamDocument, OPERATIONS_DIR, variablesFor } from '../../graphql/operations';
+import { liveOddsVariables, oddsStreamDocument, OPERATIONS_DIR, variablesFor } from '../../graphql';
 import { appErrorOf, liveContext, type LiveDeps } from '../core';
 import { parseStreamQuery } from '../filter';
 import type { LiveOddsChange, LiveOddsPayload } from '../protocol';

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { MAX_BETS } from '../../graphql/enums';
-import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES, MARKET_TYPE_TABLE, PROP_TYPES } from '../../graphql/enums';
-import { ENUM_VOCABULARY } from '../../graphql/enums';
+import { MAX_BETS, LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES, MARKET_TYPE_TABLE, PROP_TYPES, ENUM_VOCABULARY } from '../../graphql';
 import { enumValue, objectError, requiredOr } from '../body';
 import { list } from '../envelope';
 import { date, ids, someOf } from '../params';

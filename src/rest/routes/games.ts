@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { item, page } from '../envelope';
-import { ENUM_VOCABULARY } from '../../graphql/enums';
+import { ENUM_VOCABULARY } from '../../graphql';
 import { boolean, date, id, ids, instant, integer, oneOf, required, someOf, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_ALIASES } from './periods';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { SIDES_BY_MARKET } from '../../graphql/enums';
-import { ENUM_VOCABULARY, LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, MARKET_TYPE_TABLE, PROP_TYPES } from '../../graphql/enums';
+import { SIDES_BY_MARKET, ENUM_VOCABULARY, LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, MARKET_TYPE_TABLE, PROP_TYPES } from '../../graphql';
 import { list } from '../envelope';
 import { date, ids, instant, integer, oneOf, someOf, withDefault } from '../params';
 import { defineRoutes, type Route } from '../route';

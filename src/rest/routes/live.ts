@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { events, list, page } from '../envelope';
-import { ENUM_VOCABULARY } from '../../graphql/enums';
+import { ENUM_VOCABULARY, liveOddsVariables, ODDS_STREAM_FIELD, oddsStreamDocument, OPERATIONS_DIR } from '../../graphql';
 import { date, id, ids, instant, integer, interval, oneOf, required, someOf, text, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { PERIOD_ALIASES } from './periods';
-import { liveOddsVariables, ODDS_STREAM_FIELD, oddsStreamDocument, OPERATIONS_DIR } from '../../graphql/operations';
 
 // Live odds, line movement and historical odds (spec 4.8-4.10). The resolvers (src/graphql/resolvers/
 // Live*.ts) check the plans and the arguments; this table only names parameters and envelopes.

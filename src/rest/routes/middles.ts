@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENUM_VOCABULARY } from '../../graphql/enums';
+import { ENUM_VOCABULARY } from '../../graphql';
 import { list } from '../envelope';
 import { date, decimal, ids, instant, oneOf, someOf } from '../params';
 import { defineRoutes } from '../route';

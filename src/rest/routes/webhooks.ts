@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { ENUM_VOCABULARY } from '../../graphql/enums';
-import { LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS, PROP_TYPES } from '../../graphql/enums';
-import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOKS_PER_KEY } from '../../graphql/enums';
+import { ENUM_VOCABULARY, LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEVIG_METHODS, PROP_TYPES, MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOKS_PER_KEY } from '../../graphql';
 import { enumValue, objectError, requiredOr } from '../body';
 import { item, list, page } from '../envelope';
 import { id, integer, required, withDefault } from '../params';

@@ -1,6 +1,6 @@
 import { execute, subscribe, type ExecutionResult } from 'graphql';
 import type { Viewer } from '../../../auth/viewer';
-import { liveOddsVariables, loadOperations, variablesFor } from '../../../graphql/operations';
+import { liveOddsVariables, loadOperations, variablesFor } from '../../../graphql';
 import { filterStream, liveContext, type LiveDeps } from '../../core';
 import type { LiveFilter, LiveRequest } from '../../filter';
 import type { LiveOddsChange } from '../../protocol';
