@@ -310,7 +310,7 @@ describe('bad parameters', () => {
   test.each([
     ['moneyline?sort=best', 'sort'],
     ['moneyline?devig=vig', 'devig'],
-    ['spread?period=second_half', 'period'],
+    ['spread?period=fifth_quarter', 'period'],
     ['total?side=home', 'side'],
     ['moneyline?date=2026-13-01', 'date'],
     ['moneyline?date=today', 'date'],
