@@ -21,7 +21,7 @@ import type { Database } from './db/client';
 import { probeDatabase } from './db/health';
 import { createKeyLookup } from './db/key-store';
 import { countFreshQuotes } from './db/listing-repository';
-import { localDateOf } from './domain';
+import { localDateOf, MARKET_TYPE_TABLE, MARKET_TYPES } from './domain';
 import { AppError, ERRORS, isDatabaseUnavailable } from './errors';
 import { createContext, type GraphQLContext, costRefusal, PARSE_OPTIONS, shapeLimitRules, buildSchema } from './graphql';
 import { createListingMemo, type ListingMemoEntry } from './services/listing-memo';
@@ -429,7 +429,9 @@ export function createApp(deps: AppDeps): App {
   );
 
   // The live board at / and the docs at /docs: public pages; the data they show is fetched with the user's key.
-  app.use(createWebSite({ today: () => localDateOf(now(), deps.config.leagueTimeZone) }));
+  // The board is told the game markets from the market table, so it never spells them itself.
+  const boardMarkets = MARKET_TYPES.map((type) => ({ type, label: MARKET_TYPE_TABLE[type].label, sides: MARKET_TYPE_TABLE[type].sides, line: MARKET_TYPE_TABLE[type].line }));
+  app.use(createWebSite({ today: () => localDateOf(now(), deps.config.leagueTimeZone), boardMarkets }));
 
   // Other methods on the GET-only pages and endpoints: 405 with Allow, not the catch-all 404.
   app.all(['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json', '/api/v1/asyncapi.json', ...WEB_PAGE_PATHS], (req, res, next) => {

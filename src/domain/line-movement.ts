@@ -68,7 +68,7 @@ export function lineMovement(marketType: string, side: string, open: PricePoint,
   const pointMove = byLine ? sign(currentLine - openLine) : 0;
 
   let direction: MovementDirection = 'none';
-  if (line === 'total') {
+  if (line === 'over_under') {
     // A price move on the under at an unchanged total says the opposite of the same move on the over.
     const priceTowardsOver = side === 'under' ? -probabilityMove : probabilityMove;
     const move = pointMove !== 0 ? pointMove : priceTowardsOver;

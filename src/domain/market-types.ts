@@ -53,9 +53,9 @@ export interface MarketTypeDefinition {
   readonly periods: readonly Period[];
   /**
    * What its point is: `none` (moneyline), `handicap` (each side's own handicap: home -3.5 pairs with
-   * away +3.5) or `total` (one number both sides share).
+   * away +3.5) or `over_under` (one number both sides share, bet over or under it).
    */
-  readonly line: 'none' | 'handicap' | 'total';
+  readonly line: 'none' | 'handicap' | 'over_under';
   /**
    * Which points settle it: `margin` (one team's points minus the other's, plus the handicap if it
    * has one: moneyline, spread), `sum` (both teams': total), `home` or `away` (one team's: team
@@ -87,7 +87,7 @@ export interface MarketTypeDefinition {
 // A prop's key in The Odds API is its market type (`player_points`); its label is the prop_type's words.
 const propLabel = (propType: string) => propType.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 const overUnder = <K extends string>(oddsApiKey: K, propType: string, description: string) =>
-  ({ group: 'player_prop', sides: ['over', 'under'], periods: ['full_game'], line: 'total', counts: 'player', devig: 'pair', field: 'playerProps', label: propLabel(propType), oddsApiKey, description, propType }) as const;
+  ({ group: 'player_prop', sides: ['over', 'under'], periods: ['full_game'], line: 'over_under', counts: 'player', devig: 'pair', field: 'playerProps', label: propLabel(propType), oddsApiKey, description, propType }) as const;
 const yesNo = <K extends string>(oddsApiKey: K, propType: string, description: string) =>
   ({ group: 'player_prop', sides: ['yes', 'no'], periods: ['full_game'], line: 'none', counts: 'player', devig: 'pair', field: 'playerProps', label: propLabel(propType), oddsApiKey, description, propType }) as const;
 
@@ -123,7 +123,7 @@ export const MARKET_TYPE_TABLE = {
     group: 'game',
     sides: ['over', 'under'],
     periods: PERIODS,
-    line: 'total',
+    line: 'over_under',
     counts: 'sum',
     devig: 'pair',
     field: 'total',
@@ -136,7 +136,7 @@ export const MARKET_TYPE_TABLE = {
     group: 'core_bet_type',
     sides: ['over', 'under'],
     periods: ['full_game'],
-    line: 'total',
+    line: 'over_under',
     counts: 'home',
     devig: 'pair',
     field: 'homeTeamTotal',
@@ -148,7 +148,7 @@ export const MARKET_TYPE_TABLE = {
     group: 'core_bet_type',
     sides: ['over', 'under'],
     periods: ['full_game'],
-    line: 'total',
+    line: 'over_under',
     counts: 'away',
     devig: 'pair',
     field: 'awayTeamTotal',

@@ -70,7 +70,7 @@ export function checkBet(i: number, bet: BetKey): StoredMarketType {
   if (line === null || line === undefined) throw invalidParameter(field('line'), `is required on a ${what} bet`);
   if (!Number.isFinite(line) || !Number.isInteger(line * 2)) throw invalidParameter(field('line'), 'must be a multiple of 0.5');
   if (definition.line === 'handicap' && Math.abs(line) > MAX_SPREAD) throw invalidParameter(field('line'), `must be from -${MAX_SPREAD} to ${MAX_SPREAD} on a ${what} bet`);
-  if (definition.line === 'total' && (line <= 0 || line > MAX_TOTAL)) throw invalidParameter(field('line'), `must be above 0 and at most ${MAX_TOTAL} on a ${what} bet`);
+  if (definition.line === 'over_under' && (line <= 0 || line > MAX_TOTAL)) throw invalidParameter(field('line'), `must be above 0 and at most ${MAX_TOTAL} on a ${what} bet`);
   return stored;
 }
 

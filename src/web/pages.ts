@@ -32,16 +32,27 @@ export function page(parts: PageParts): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${meta}<title>${escapeHtml(parts.title)}</title>${styles}</head><body>${parts.nav === false ? '' : NAV}${parts.body}${scripts}</body></html>`;
 }
 
-/** The live odds board at /. */
-export function boardPage(today: string): string {
+/** A game market as the board is told of it (app.ts hands it the rows of the service's market table). */
+export interface BoardMarket {
+  readonly type: string;
+  readonly label: string;
+  readonly sides: readonly string[];
+  /** What its point is: none, a handicap per side, or one line both sides share (over/under). */
+  readonly line: 'none' | 'handicap' | 'over_under';
+}
+
+/** The live odds board at /, with the markets it shows as JSON for assets/board-markets.js (`<` escaped: it sits in a script element). */
+export function boardPage(today: string, markets: readonly BoardMarket[]): string {
+  const marketJson = JSON.stringify(markets).replace(/</g, '\\u003c');
   return page({
     title: 'Live odds board',
     meta: { 'league-date': today },
     styles: ['/assets/vendor/uplot.css', '/assets/board.css'],
     scripts: ['/assets/vendor/socket.io.js', '/assets/vendor/uplot.js', '/assets/api-key.js'],
-    // board.js imports its parts (assets/board-*.js); the Market list is written by it, from its market table.
+    // board.js imports its parts (assets/board-*.js); the Market list is written by it, from the markets given here.
     modules: ['/assets/board.js'],
-    body: `<header class="board-head"><h1>Live odds board <span class="date" id="board-date"></span></h1>
+    body: `<script type="application/json" id="board-markets">${marketJson}</script>
+<header class="board-head"><h1>Live odds board <span class="date" id="board-date"></span></h1>
 <form id="key-form" class="key-form" autocomplete="off"><label for="api-key">API key</label><input id="api-key" name="api-key" type="password" placeholder="sk_..." spellcheck="false"><button type="submit">Connect</button></form>
 <p id="status" class="status" role="status">Enter an API key to load today's games. Running the demo (npm start)? It printed a ready demo key in its terminal, also kept in data/demo-key.</p></header>
 <p id="notice" class="notice" role="note" hidden></p>

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Response, type Router } from 'express';
 import { DOCS_DIR, listGuides, renderGuide } from './guides';
-import { apiReferencePage, asyncApiPage, boardPage, docsHomePage, graphqlPage, guidePage } from './pages';
+import { apiReferencePage, asyncApiPage, boardPage, docsHomePage, graphqlPage, guidePage, type BoardMarket } from './pages';
 import { rewrittenVendorFile, vendorFilePath } from './vendor';
 
 /** Our own scripts and styles (plain browser files, served as they are). */
@@ -29,6 +29,8 @@ const CONTENT_SECURITY_POLICY = [
 export interface WebSiteOptions {
   /** Today's date in the league's calendar (YYYY-MM-DD): the board shows that day's games. */
   today(): string;
+  /** The game markets the board shows, in its menu's order (the service's market table). */
+  boardMarkets: readonly BoardMarket[];
   /** The guides folder (default: the repository's docs/). */
   docsDir?: string;
 }
@@ -49,7 +51,7 @@ export function createWebSite(options: WebSiteOptions): Router {
   const docsDir = options.docsDir ?? DOCS_DIR;
   const router = express.Router();
 
-  router.get('/', (_req, res) => sendPage(res, boardPage(options.today())));
+  router.get('/', (_req, res) => sendPage(res, boardPage(options.today(), options.boardMarkets)));
   // Browsers ask for it on every page; no icon, and no 404 in their consoles.
   router.get('/favicon.ico', (_req, res) => void res.status(204).end());
   router.get('/docs', (_req, res) => sendPage(res, docsHomePage(renderGuide('README', docsDir)?.html, listGuides(docsDir))));

@@ -1,15 +1,22 @@
-// The game markets the board shows, as data: the one place the board spells their names. Each row
-// says what the rest of the board asks of a market (as src/domain/market-types.ts describes the
-// service's): its sides in the grid's column order, what its point is (`none`: moneyline; `handicap`:
-// each side's own, shown signed; `total`: one number both sides share), the filter's label, and what
-// its line chart plots (which side's number, in which unit). The Market filter's options are built
-// from this list, in this order; the first is the one shown at first.
+// The game markets the board shows, as the page gives them (src/web/pages.ts writes the service's
+// market table into #board-markets): their type, label, sides and what their point is (`none`:
+// moneyline; `handicap`: each side's own, shown signed; `over_under`: one number both sides share). This
+// file reads that list and says what the rest of the board asks of a market; no other board file
+// looks at a market's line. The Market filter's options are built from this list, in this order;
+// the first is the one shown at first.
 
-export var MARKETS = [
-  { type: 'moneyline', label: 'Moneyline', sides: ['away', 'home'], line: 'none', chart: { side: 'home', unit: 'home win % (implied)' } },
-  { type: 'spread', label: 'Spread', sides: ['away', 'home'], line: 'handicap', chart: { side: 'home', unit: 'home spread' } },
-  { type: 'total', label: 'Total', sides: ['over', 'under'], line: 'total', chart: { side: 'over', unit: 'total points' } },
-];
+/** What a market's line chart plots, by what its point is: whose number, in which unit. */
+var CHARTS = {
+  none: { side: 'home', unit: 'home win % (implied)' },
+  handicap: { side: 'home', unit: 'home spread' },
+  over_under: { side: 'over', unit: 'total points' },
+};
+
+export var MARKETS = JSON.parse(document.getElementById('board-markets').textContent).map(function (m) {
+  // The grid reads away before home (away at home), and over before under, as the service lists them.
+  var sides = m.sides.indexOf('away') >= 0 ? ['away', 'home'] : m.sides.slice();
+  return { type: m.type, label: m.label, sides: sides, line: m.line, chart: CHARTS[m.line] };
+});
 
 /** The row of a market type, or undefined for one the board does not show. */
 export function marketOf(type) {
@@ -19,7 +26,7 @@ export function marketOf(type) {
 /** Whether a market's sides are the two teams (a total's over and under belong to no team). */
 export function sidesAreTeams(type) {
   var market = marketOf(type);
-  return !(market && market.line === 'total');
+  return !(market && market.line === 'over_under');
 }
 
 /** A price's point as the grid shows it: none without a line, a handicap signed, a total as it is. */
