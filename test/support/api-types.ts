@@ -3249,8 +3249,8 @@ export interface operations {
                 game_id?: number[];
                 /** @description Listed sportsbooks (references, consensus and arbitrage still use every book) (comma-separated and/or repeated) */
                 book_id?: number[];
-                /** @description full_game (default; full is an alias) or first_half */
-                period?: "full" | "full_game" | "first_half";
+                /** @description full_game (default; full is an alias), first_half, second_half, first_quarter..fourth_quarter */
+                period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
                 /** @description De-vig method of the reference probability (default power) */
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                 /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
@@ -3345,7 +3345,7 @@ export interface operations {
                             is_available: boolean;
                             /** @description The feed's line status word. */
                             line_status: string | null;
-                            /** @description full_game or first_half. */
+                            /** @description The period: full_game, first_half, second_half or first_quarter..fourth_quarter. */
                             period: string;
                             /**
                              * Format: date-time
@@ -3449,8 +3449,8 @@ export interface operations {
                 game_id?: number[];
                 /** @description Listed sportsbooks (references, consensus and arbitrage still use every book) (comma-separated and/or repeated) */
                 book_id?: number[];
-                /** @description full_game (default; full is an alias) or first_half */
-                period?: "full" | "full_game" | "first_half";
+                /** @description full_game (default; full is an alias), first_half, second_half, first_quarter..fourth_quarter */
+                period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
                 /** @description De-vig method of the reference probability (default power) */
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                 /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
@@ -3545,7 +3545,7 @@ export interface operations {
                             is_available: boolean;
                             /** @description The feed's line status word. */
                             line_status: string | null;
-                            /** @description full_game or first_half. */
+                            /** @description The period: full_game, first_half, second_half or first_quarter..fourth_quarter. */
                             period: string;
                             /**
                              * Format: date-time
@@ -3649,8 +3649,8 @@ export interface operations {
                 game_id?: number[];
                 /** @description Listed sportsbooks (references, consensus and arbitrage still use every book) (comma-separated and/or repeated) */
                 book_id?: number[];
-                /** @description full_game (default; full is an alias) or first_half */
-                period?: "full" | "full_game" | "first_half";
+                /** @description full_game (default; full is an alias), first_half, second_half, first_quarter..fourth_quarter */
+                period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
                 /** @description De-vig method of the reference probability (default power) */
                 devig?: "multiplicative" | "additive" | "power" | "shin" | "odds_ratio" | "worst_case";
                 /** @description Which fair price ev.true_probability comes from: sharp (Pinnacle), exchange (an exchange's back prices) or consensus (default sharp); the consensus where the preferred book does not quote the market; ev.reference says which it was */
@@ -3745,7 +3745,7 @@ export interface operations {
                             is_available: boolean;
                             /** @description The feed's line status word. */
                             line_status: string | null;
-                            /** @description full_game or first_half. */
+                            /** @description The period: full_game, first_half, second_half or first_quarter..fourth_quarter. */
                             period: string;
                             /**
                              * Format: date-time
@@ -3954,7 +3954,7 @@ export interface operations {
                             is_available: boolean;
                             /** @description The feed's line status word. */
                             line_status: string | null;
-                            /** @description full_game or first_half. */
+                            /** @description The period: full_game, first_half, second_half or first_quarter..fourth_quarter. */
                             period: string;
                             /**
                              * Format: date-time
@@ -4060,8 +4060,8 @@ export interface operations {
                 game_id?: number[];
                 /** @description Only middles with a leg at one of these books (comma-separated and/or repeated) */
                 book_id?: number[];
-                /** @description full_game (default; full is an alias) or first_half */
-                period?: "full" | "full_game" | "first_half";
+                /** @description full_game (default; full is an alias), first_half, second_half, first_quarter..fourth_quarter */
+                period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
                 /** @description pregame, live (in-game) or all (default all); the two legs are always both pregame or both live */
                 live?: "pregame" | "live" | "all";
                 /** @description Only middles whose ev_per_100 is at least this (-100 to 100) */
@@ -4108,7 +4108,7 @@ export interface operations {
                             game_id: number;
                             /** @description spread or total. */
                             market_type: string;
-                            /** @description full_game or first_half. */
+                            /** @description The period: full_game, first_half, second_half or first_quarter..fourth_quarter. */
                             period: string;
                             /** @description Live (in-game) prices, else pregame. */
                             is_live: boolean;
