@@ -112,7 +112,9 @@ export function groupStatement(captures: readonly Capture[]): GroupStatement {
     .filter((c) => c.changedGames.size || c.changedMarkets.size || c.sweep)
     .map((c) => ({ version: String(c.version), seenAt: c.stamp, games: [...c.changedGames], markets: [...c.changedMarkets.values()] }));
   if (entries.length) {
-    const lost = first.sweep ? ` || ARRAY(SELECT "id" FROM lost)` : '';
+    // RETURNING gives no order: the lost games are listed by id, so the log and the announcement
+    // are the same whatever order PostgreSQL updated them in.
+    const lost = first.sweep ? ` || ARRAY(SELECT "id" FROM lost ORDER BY "id")` : '';
     sql.add('changelog', `INSERT INTO "ChangeLog" ("version", "seenAt", "games", "markets")
       SELECT t."version", t."seenAt", t."games"${lost}, t."markets"
       FROM jsonb_to_recordset(${sql.param(JSON.stringify(entries))}::jsonb) AS t("version" bigint, "seenAt" timestamp(3), "games" int[], "markets" jsonb) WHERE (SELECT ok FROM v)`);
@@ -132,7 +134,7 @@ export function groupStatement(captures: readonly Capture[]): GroupStatement {
       signalOwners.set(row.key, i);
     }
   });
-  let returning = first.sweep ? ', ARRAY(SELECT "id" FROM lost) AS lost' : '';
+  let returning = first.sweep ? ', ARRAY(SELECT "id" FROM lost ORDER BY "id") AS lost' : '';
   if (signals.size) returning += writeSignals(sql, [...signals.values()]);
   return { text: sql.text(returning), params: sql.params, signalOwners };
 }
