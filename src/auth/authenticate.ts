@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
-import { hashApiKey, sameHash } from '../domain/api-keys';
+import { hashApiKey, sameHash } from '../api-keys';
 import { createKeyWatch, type KeyWatch } from './live-key';
 import { bearerToken, verifyApiKey, type KeyLookup, type KeyRecord, type Viewer } from './viewer';
 

@@ -1,4 +1,4 @@
-import { hashApiKey } from '../domain/api-keys';
+import { hashApiKey } from '../api-keys';
 import { requirePlan, verifyApiKey, type KeyLookup, type Viewer } from '../auth/viewer';
 import { AppError } from '../errors';
 

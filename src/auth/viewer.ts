@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import { hashApiKey, looksLikeApiKey, sameHash } from '../domain/api-keys';
+import { hashApiKey, looksLikeApiKey, sameHash } from '../api-keys';
 
 import { PLANS, type Plan, type SubscriptionStatus } from '../domain/vocabulary';
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Plan, SubscriptionStatus } from '../domain';
-import { hashApiKey, KEY_PREFIX } from '../domain/api-keys';
+import { hashApiKey, KEY_PREFIX } from '../api-keys';
 import type { PrismaClient } from './client';
 
 // Accounts and API keys: shared by the `odds keys|accounts` commands and the admin GraphQL

@@ -99,13 +99,15 @@ export function variablesFor(schema: GraphQLSchema, document: DocumentNode): (va
  * @include flag of each market key, so a market type narrows the markets object to that key, and
  * player_props to markets.player_props and the deltas' quotes to props with their prop fields.
  */
-export function liveOddsVariables(filter: { game_id?: number | null | undefined; market_type?: string | null | undefined; book_id?: number | null | undefined }) {
+export function liveOddsVariables(filter: { game_id?: number | null | undefined; market_type?: string | null | undefined; book_id?: number | null | undefined; period?: string | null | undefined }) {
   const only = filter.market_type ?? null;
   return {
     game_id: filter.game_id ?? null,
     market_type: only,
     book_id: filter.book_id ?? null,
     book_ids: filter.book_id != null ? [filter.book_id] : null,
+    // The markets of one period (GET /live?period=); the full game when none is given.
+    period: filter.period ?? null,
     // One @include flag per game market, named as the market (the operation's variables).
     ...Object.fromEntries(MARKET_TYPES.map((type) => [type, !only || only === type])),
     player_props: only === 'player_props',
@@ -119,7 +121,7 @@ export function liveOddsVariables(filter: { game_id?: number | null | undefined;
 // adapter (which runs it) and the OpenAPI document (which describes its events) build it here.
 
 const STREAM_OPERATION = `
-subscription OddsStream($game_id: Int, $market_type: LiveMarketType, $book_id: Int, $book_ids: [Int!], $moneyline: Boolean!, $spread: Boolean!, $total: Boolean!, $player_props: Boolean = false, $last_event_id: String) {
+subscription OddsStream($game_id: Int, $market_type: LiveMarketType, $book_id: Int, $book_ids: [Int!], $period: Period, $moneyline: Boolean!, $spread: Boolean!, $total: Boolean!, $player_props: Boolean = false, $last_event_id: String) {
   event: oddsStream(gameId: $game_id, marketType: $market_type, bookId: $book_id, lastEventId: $last_event_id) {
     sequence
     kind

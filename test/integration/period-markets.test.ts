@@ -95,10 +95,12 @@ describe('period markets of The Odds API: ingested, served, listed, pushed and i
     const value = q1.body.data.filter((e: any) => e.ev.profitable);
     expect(value.map((e: any) => [e.book_id, e.side, e.odds.american])).toEqual([[69, 'home', '+120']]);
     expect(q1.body.data[0]).toMatchObject({ book_id: 69, side: 'home' }); // sorted by value
-    // Over +110 at one book and under +105 at another on the second half's total.
+    // Under +105 at one book makes an arbitrage with every over at -104 or better at that line (the
+    // over +110 put beside it, and one book's -104): 1/2.05 + 1/1.9615 < 1. No other price does.
     const h2 = await t.get(`${BASE}/markets/total?date=2026-07-17&period=second_half`, key);
     const arbitrage = h2.body.data.filter((e: any) => e.ev.arbitrage);
-    expect(arbitrage.map((e: any) => [e.side, e.odds.american]).sort()).toEqual([['over', '+110'], ['under', '+105']]);
+    expect(arbitrage.map((e: any) => [e.side, e.odds.american]).sort()).toEqual([['over', '+110'], ['over', '-104'], ['under', '+105']]);
+    expect(new Set(arbitrage.map((e: any) => e.point)).size).toBe(1);
     // An unknown period is refused with the list.
     const bad = await t.get(`${BASE}/markets/total?period=fifth_quarter`, key);
     expect(bad.status).toBe(400);
@@ -117,22 +119,33 @@ describe('period markets of The Odds API: ingested, served, listed, pushed and i
       await waitFor('the delta of the game going live', () => changes.some((d) => d.quotes?.some((q: any) => q.game_id === gameId && q.is_live)), 10_000);
       const pushed = changes.flatMap((d) => (d.quotes as any[]).filter((q) => q.game_id === gameId && q.is_live));
       expect(new Set(pushed.map((q) => q.period))).toEqual(new Set(PERIODS));
-      const live = await t.get(`${BASE}/live`, key);
-      expect(live.status).toBe(200);
-      const game = live.body.data.find((g: any) => g.game_id === gameId);
-      const outcomes = ['moneyline', 'spread', 'total'].flatMap((m) => game.markets[m].outcomes as any[]);
-      const inPlay = pricesOf(captures[2]!);
-      expect(outcomes.map((o) => `${o.book_id}|${o.market_type}|${o.period}|${o.side}|${Number(o.odds.american)}`).sort()).toEqual(inPlay.map((p) => `${p.key}|${p.american}`).sort());
+      // GET /live serves one period at a time (full game by default): the in-play prices, and the last
+      // pregame price of a book the in-play capture does not carry (a game shows a book's pregame
+      // row until it has a live one: services/quotes.ts).
+      const inPlayOnly = pricesOf(captures[2]!);
+      const live = new Set(inPlayOnly.map((p) => p.key));
+      const inPlay = [...inPlayOnly, ...pricesOf(captures[1]!).filter((p) => !live.has(p.key))];
+      expect(inPlay.length).toBeGreaterThan(inPlayOnly.length);
+      for (const period of PERIODS) {
+        const res = await t.get(`${BASE}/live?period=${period}`, key);
+        expect(res.status).toBe(200);
+        const game = res.body.data.find((g: any) => g.game_id === gameId);
+        const outcomes = ['moneyline', 'spread', 'total'].flatMap((m) => game.markets[m].outcomes as any[]);
+        const want = inPlay.filter((p) => p.period === period).map((p) => `${p.key}|${p.american}`).sort();
+        expect(outcomes.map((o) => `${o.book_id}|${o.market_type}|${o.period}|${o.side}|${Number(o.odds.american)}`).sort()).toEqual(want);
+      }
     } finally {
       socket.disconnect();
     }
-    // Line movement of the games being played: one record per book, market, period and side, from
-    // the history's first live price to its current one.
+    // Line movement of the games being played, read from the history: one record per book quoting
+    // in play, market, period and side, its current line the in-play capture's.
+    const inPlay = pricesOf(captures[2]!);
     for (const period of PERIODS.slice(1)) {
       const res = await t.get(`${BASE}/live/movement?period=${period}&market_type=spread`, key);
       expect(res.status).toBe(200);
       const records = (res.body.data as any[]).filter((r) => r.game_id === gameId);
-      expect(records.length).toBe(22);
+      const want = inPlay.filter((p) => p.period === period && p.market === 'spread');
+      expect(records.length).toBe(want.length);
       expect(records.every((r) => r.period === period)).toBe(true);
     }
   });

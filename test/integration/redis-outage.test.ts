@@ -54,5 +54,5 @@ describeWithRedisServer('Redis outage', () => {
       await redis.stop();
       await db.close();
     }
-  });
+  }, 90_000); // a Redis server killed and started again, and the clients' reconnects: 11 s alone, past 30 s at load average 10
 });

@@ -305,7 +305,7 @@ export interface paths {
         };
         /**
          * Latest odds of the games being played (all paid plans)
-         * @description Games with status in_progress or live, with their markets. updated_at is when the newest included quote was last seen, or the time of the data (newest feed document stored) when no game is being played. market_type=player_props answers the games with their player props only (markets.player_props: outcomes with player, prop_type, point, side; docs/player-props.md).
+         * @description Games with status in_progress or live, with their markets. updated_at is when the newest included quote was last seen, or the time of the data (newest feed document stored) when no game is being played. market_type=player_props answers the games with their player props only (markets.player_props: outcomes with player, prop_type, point, side; docs/player-props.md). Extension: period gives the markets of one period (the pushes carry every period).
          */
         get: operations["LiveOdds"];
         put?: never;
@@ -4295,6 +4295,8 @@ export interface operations {
                 market_type?: "moneyline" | "spread" | "total" | "player_props";
                 /** @description Only this sportsbook */
                 book_id?: number;
+                /** @description full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter */
+                period?: "full" | "full_game" | "first_half" | "second_half" | "first_quarter" | "second_quarter" | "third_quarter" | "fourth_quarter";
             };
             header?: {
                 /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { generateApiKey } from '../../src/db/account-store';
-import { hashApiKey, looksLikeApiKey, sameHash } from '../../src/domain/api-keys';
+import { hashApiKey, looksLikeApiKey, sameHash } from '../../src/api-keys';
 import { bearerToken, verifyApiKey, type KeyRecord } from '../../src/auth/viewer';
 import { AppError } from '../../src/errors';
 

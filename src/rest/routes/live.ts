@@ -17,11 +17,13 @@ export const liveRoutes = defineRoutes([
     summary: 'Latest odds of the games being played (all paid plans)',
     description:
       'Games with status in_progress or live, with their markets. updated_at is when the newest included quote was last seen, or the time of the data (newest feed document stored) when no game is being played. ' +
-      'market_type=player_props answers the games with their player props only (markets.player_props: outcomes with player, prop_type, point, side; docs/player-props.md).',
+      'market_type=player_props answers the games with their player props only (markets.player_props: outcomes with player, prop_type, point, side; docs/player-props.md). ' +
+      'Extension: period gives the markets of one period (the pushes carry every period).',
     params: z.object({
       game_id: id('Only this game'),
       market_type: oneOf('Only this market type', ENUM_VOCABULARY.LiveMarketType),
       book_id: id('Only this sportsbook'),
+      period: oneOf('full_game (default; full is an alias) or first_half, second_half, first_quarter..fourth_quarter', ENUM_VOCABULARY.Period, PERIOD_ALIASES),
     }),
     operation: 'LiveOdds',
     variables: liveOddsVariables,

@@ -2,9 +2,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 // The API key's format: its prefix, its shape, its hash and how two hashes are compared. The key
 // store hashes a key it creates (src/db/account-store.ts) and auth hashes the key a request brings
-// (src/auth/viewer.ts): both must agree, so the format lives here, below both. It is the one module of
-// domain that uses a Node built-in (node:crypto's SHA-256 and constant-time comparison: deterministic,
-// no I/O); generating a key (randomness) stays with the store that writes it.
+// (src/auth/viewer.ts): both must agree, so the format lives here, at the top of src/ beside the other
+// small modules several layers share (errors.ts, redact.ts), not in domain/, which uses no Node
+// built-in (this uses node:crypto's SHA-256 and constant-time comparison). Generating a key
+// (randomness) stays with the store that writes it.
 
 /** Prefix of every key, as the spec shows them. */
 export const KEY_PREFIX = 'sk_';
