@@ -33,6 +33,7 @@ module.exports = tseslint.config(
             { target: './src/live/use/socket-io', from: './src/live/use', except: except('socket-io'), message: 'a protocol adapter imports the live core, never another adapter' },
             { target: './src/ingest', from: './src', except: except('ingest', 'domain', 'db', 'events', 'config.ts', 'logger.ts', 'redact.ts'), message: 'ingest imports domain, db and events' },
             { target: './src/webhooks', from: './src', except: except('webhooks', 'services', 'domain', 'db', 'events', 'config.ts', 'logger.ts'), message: 'webhooks (the ingesting process\'s sender) import services (the webhook rules), domain (the listings too), db and events' },
+            { target: './src/http', from: './src', except: except('http', 'rest', 'graphql', 'live', 'auth', 'db', 'events', 'web', 'errors.ts', 'config.ts', 'logger.ts', 'metrics.ts', 'redact.ts'), message: 'http (the server, Express, GraphQL over HTTP, the live transports attached) assembles rest, graphql, live, auth and web; db only for readiness' },
             { target: './src/web', from: './src', except: except('web'), message: 'web (pages and their assets) imports nothing of ours: app.ts hands it what it shows' },
             { target: './src', from: './test', message: 'src never imports test' },
           ],

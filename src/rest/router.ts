@@ -4,6 +4,7 @@ import { execute, GraphQLError, Kind, type DocumentNode, type GraphQLSchema } fr
 import { LRUCache } from 'lru-cache';
 import { BoundedCache, stringBytes, type CacheEvent } from './bounded-cache';
 import { match, type MatchFunction } from 'path-to-regexp';
+import type { Admission } from '../auth/admission';
 import type { Auth } from '../auth/authenticate';
 import { planVisibility } from '../auth/viewer';
 import { AppError, ERRORS, isDatabaseUnavailable } from '../errors';
@@ -14,15 +15,6 @@ import { enumTree, lowerEnums, type EnumTree } from './enum-values';
 import { matchesEtag, negotiateEncoding, representation, type Representation, type ResponseCache } from './response-cache';
 import { cacheControlOf, type Route } from './route';
 import { ROUTES } from './routes';
-
-/** What the app decided about a request before any route runs: who it is and its rate-limit verdict. */
-export interface Admission {
-  auth: Auth;
-  /** X-RateLimit-* (and Retry-After), sent with every answer. */
-  headers: Record<string, string>;
-  /** Set when the request is refused (429). */
-  refused?: AppError;
-}
 
 export interface RestDeps {
   schema: GraphQLSchema;
