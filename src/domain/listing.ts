@@ -3,16 +3,20 @@
  * listing entry carrying its value metrics. Pure assembly over rows already read from the database:
  * the probability math itself is src/domain's (devig, consensusProbability, adjustProbabilityForPoint,
  * valueMetrics, staleReason, isBookFrozen, findArbitrage, medianLine); this file only decides which
- * prices are listed, in what order, and what each entry carries. The per-market reference,
- * staleness, bettability and arbitrage are the MarketView's (src/domain/market-view.ts, with the
- * rules); the input and output types are src/domain/listing-types.ts.
+ * prices are listed (marketViews: the markets of a listed type), in what order, and what each entry
+ * carries. The per-market reference, staleness, bettability and arbitrage are the MarketView's
+ * (src/domain/market-view.ts, with the rules); the input and output types are src/domain/listing-types.ts.
  */
 
 import { valueMetrics } from './ev';
 import type { DevigMethod } from './devig';
-import { marketViews, type MarketView } from './market-view';
+import { hasLine, isPropMarket, SIDES_BY_MARKET, type StoredMarketType } from './market-types';
+import { MarketView } from './market-view';
 import { DEFAULT_LIVE_FILTER, DEFAULT_REFERENCE, type ReferenceChoice } from './vocabulary';
 import type { BuildListingInput, ListingBook, ListingEntry, ListingEv, ListingQuote } from './listing-types';
+
+/** Sides of each market, as plain words (quotes carry their side as stored text). */
+const SIDES: Readonly<Record<StoredMarketType, readonly [string, string]>> = SIDES_BY_MARKET;
 
 /**
  * Builds the listing of one market type: one entry per available quote of a non-aggregate book, with
@@ -60,6 +64,29 @@ function valueOf(view: MarketView, q: ListingQuote, prefer: ReferenceChoice): nu
   return reference ? valueMetrics({ decimalOdds: q.decimal, trueProbability: reference.probability, stale: false, arbitrage: false }).ev_per_100 : null;
 }
 
+
+/**
+ * The markets (game, period, live flag; and player and prop on props) of one listed market type, each
+ * a MarketView over its available quotes of real books (aggregates dropped; quotes of a market with a
+ * line but without a point dropped). `player_props` gathers every player prop.
+ */
+export function marketViews(input: Pick<BuildListingInput, 'marketType' | 'games' | 'quotes' | 'books' | 'devigMethod'>): MarketView[] {
+  const { marketType } = input;
+  const games = new Map(input.games.map((g) => [g.id, g]));
+  const listed = (type: string): type is StoredMarketType => (marketType === 'player_props' ? isPropMarket(type) : type === marketType);
+  const markets = new Map<string, ListingQuote[]>();
+  for (const q of input.quotes) {
+    if (!listed(q.marketType) || !q.isAvailable || !SIDES[q.marketType].includes(q.side) || !games.has(q.gameId)) continue;
+    if (input.books.get(q.bookId)?.isAggregate) continue;
+    if (hasLine(q.marketType) && q.point === null) continue;
+    // A prop's market is one player's prop in one game (its main and alternate lines together).
+    const key = `${q.gameId}|${q.period}|${q.isLive}|${q.marketType}|${q.playerId ?? 0}`;
+    const list = markets.get(key) ?? [];
+    list.push(q);
+    markets.set(key, list);
+  }
+  return [...markets.values()].map((quotes) => new MarketView(quotes[0]!.marketType as StoredMarketType, games.get(quotes[0]!.gameId)!, quotes, input.books, input.devigMethod));
+}
 
 function entryFor(view: MarketView, q: ListingQuote, book: ListingBook, method: DevigMethod, prefer: ReferenceChoice, now: Date): ListingEntry {
   const line = view.lineOf(q);

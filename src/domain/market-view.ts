@@ -21,13 +21,13 @@ import { findArbitrage } from './arbitrage';
 import { consensusProbability, medianLine } from './consensus';
 import { devig, type DevigMethod } from './devig';
 import { adjustProbabilityForPoint } from './key-numbers';
-import { hasLine, isPropMarket, MARKET_TYPE_TABLE, POINT_MARKET_TYPES, SIDES_BY_MARKET, type PointMarket, type StoredMarketType } from './market-types';
+import { hasLine, MARKET_TYPE_TABLE, POINT_MARKET_TYPES, SIDES_BY_MARKET, type PointMarket, type StoredMarketType } from './market-types';
 import { marketMiddles } from './market-middles';
 import { pushTo } from './grouping';
 import { notBettableReason } from './bettable';
 import { isBookFrozen, staleReason } from './stale';
 import type { NotBettableReason, ReferenceChoice, StaleReason } from './vocabulary';
-import type { ArbitrageDetail, BuildListingInput, ListingBook, ListingGame, ListingQuote, MiddleEntry, ReferenceInfo } from './listing-types';
+import type { ArbitrageDetail, ListingBook, ListingGame, ListingQuote, MiddleEntry, ReferenceInfo } from './listing-types';
 
 /** Sides of each market, as plain words (quotes carry their side as stored text). */
 const SIDES: Readonly<Record<StoredMarketType, readonly [string, string]>> = SIDES_BY_MARKET;
@@ -289,27 +289,4 @@ export class MarketView {
       },
     };
   }
-}
-
-/**
- * The markets (game, period, live flag; and player and prop on props) of one listed market type, each
- * a MarketView over its available quotes of real books (aggregates dropped; quotes of a market with a
- * line but without a point dropped). `player_props` gathers every player prop.
- */
-export function marketViews(input: Pick<BuildListingInput, 'marketType' | 'games' | 'quotes' | 'books' | 'devigMethod'>): MarketView[] {
-  const { marketType } = input;
-  const games = new Map(input.games.map((g) => [g.id, g]));
-  const listed = (type: string): type is StoredMarketType => (marketType === 'player_props' ? isPropMarket(type) : type === marketType);
-  const markets = new Map<string, ListingQuote[]>();
-  for (const q of input.quotes) {
-    if (!listed(q.marketType) || !q.isAvailable || !SIDES[q.marketType].includes(q.side) || !games.has(q.gameId)) continue;
-    if (input.books.get(q.bookId)?.isAggregate) continue;
-    if (hasLine(q.marketType) && q.point === null) continue;
-    // A prop's market is one player's prop in one game (its main and alternate lines together).
-    const key = `${q.gameId}|${q.period}|${q.isLive}|${q.marketType}|${q.playerId ?? 0}`;
-    const list = markets.get(key) ?? [];
-    list.push(q);
-    markets.set(key, list);
-  }
-  return [...markets.values()].map((quotes) => new MarketView(quotes[0]!.marketType as StoredMarketType, games.get(quotes[0]!.gameId)!, quotes, input.books, input.devigMethod));
 }
