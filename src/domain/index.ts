@@ -24,7 +24,6 @@ export * from './win-probability';
 export * from './listing-types';
 export * from './listing';
 export * from './market-view';
-export * from './market-middles';
 export * from './players';
 export * from './bettable';
 export * from './middles';
