@@ -25,7 +25,7 @@ import type { ReadContext } from './read-context';
 
 // The cross-game listings of spec 4.5-4.7 and of player props (docs/player-props.md), and the middles
 // of the spread and total markets (docs/signals.md), from the same rows and the same MarketView
-// (src/domain/listing.ts), so a middle's legs are exactly the listings' bettable prices. A point in
+// (src/domain/market-view.ts), so a middle's legs are exactly the listings' bettable prices. A point in
 // time (`asOf`) is checked by the caller first (plan, src/services/point-in-time.ts checkAsOfInstant).
 
 /** What a listing computes over: one market type (or every prop), its period, filters and order. */

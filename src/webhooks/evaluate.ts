@@ -194,7 +194,7 @@ function arbitrageCandidates(listing: readonly ListingEntry[], entries: readonly
   const out = new Map<string, Candidate>();
   for (const e of listing) {
     const detail = e.ev.arbitrage_detail;
-    // The listing only pairs bettable legs (src/domain/listing.ts).
+    // The listing only pairs bettable legs (src/domain/market-view.ts).
     if (!e.ev.arbitrage || !detail || !e.ev.bettable || detail.complement.stale) continue;
     const q = e.quote;
     const legs = [
