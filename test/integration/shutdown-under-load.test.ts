@@ -57,7 +57,9 @@ async function oneRound(env: NodeJS.ProcessEnv, key: string): Promise<Round | 'h
     await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 1_500));
     const signalledAt = Date.now();
     server.kill('SIGTERM');
-    const outcome = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), HUNG_AFTER_MS))]);
+    let hungTimer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([exited, new Promise<'hung'>((resolve) => (hungTimer = setTimeout(() => resolve('hung'), HUNG_AFTER_MS)))]);
+    clearTimeout(hungTimer); // else the last round's timer holds the test process for 20 s
     stopLoad = true;
     await Promise.all(load);
     return outcome === 'hung' ? 'hung' : { ...outcome, exitMs: Date.now() - signalledAt, requests };
