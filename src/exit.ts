@@ -6,7 +6,7 @@
 // background compile job on one of them that needs memory waits in
 // CollectionBarrier::AwaitCollectionBackground for a garbage collection only the main thread can
 // run, and the main thread is the one joining. Both sleep forever. Seen in CI (issue 40) and here:
-// 1 `odds serve` of 5 given SIGTERM under load, with two busy processes beside it, never ended.
+// 1 `odds serve` of 15 given SIGTERM under load, with two busy processes beside it, never ended.
 //
 // execve(2) replaces the whole process image: the kernel ends every thread of the old image without
 // joining any, and the new image (the shell) only exits with the code. Same pid, same exit status,
