@@ -121,11 +121,17 @@ export function historicalMarketTypes(words: readonly string[] | null | undefine
   return storedMarketTypesOf(words) ?? STORED_MARKET_TYPES.filter((t) => !isPropMarket(t));
 }
 
-/** Prop prices of the page's snapshots: one count per game, times the snapshots it has (0 when the scope has no props). */
-async function propPricesOf(ctx: ReadContext, gameIds: readonly number[], scope: QuoteScope): Promise<number> {
-  if (!scope.marketTypes?.some(isPropMarket) || !gameIds.length) return 0;
-  const counts = await countPropPrices(ctx.db.prisma, [...new Set(gameIds)], scope);
-  return gameIds.reduce((sum, id) => sum + (counts.get(id) ?? 0), 0);
+/**
+ * checkHistoricalCost of a page whose snapshots are of `gameIds` (one id per snapshot), its prop
+ * prices counted first: one count per game, times the snapshots it has (none when the scope has no props).
+ */
+async function checkPageCost(ctx: ReadContext, gameIds: readonly number[], scope: QuoteScope): Promise<void> {
+  let propPrices = 0;
+  if (scope.marketTypes?.some(isPropMarket) && gameIds.length) {
+    const counts = await countPropPrices(ctx.db.prisma, [...new Set(gameIds)], scope);
+    propPrices = gameIds.reduce((sum, id) => sum + (counts.get(id) ?? 0), 0);
+  }
+  checkHistoricalCost(gameIds.length, scope, propPrices);
 }
 
 /**
@@ -162,15 +168,7 @@ async function historicalSeries(
     for (let i = from; i < to; i++) pairs.push({ gameId: game.id, at: instants[i]!, game });
     total += instants.length - first;
   }
-  checkHistoricalCost(
-    pairs.length,
-    scope,
-    await propPricesOf(
-      ctx,
-      pairs.map((p) => p.gameId),
-      scope,
-    ),
-  );
+  await checkPageCost(ctx, pairs.map((p) => p.gameId), scope);
   const lists = await findHistoricalQuotesAt(ctx.db.prisma, pairs, scope);
   const items = pairs.map(({ game, at }, i): Snapshot => ({
     date: localDateOf(game.startTime, ctx.timeZone).replaceAll('-', ''),
@@ -209,15 +207,7 @@ export async function historicalOdds(ctx: ReadContext, args: HistoricalQuery): P
   }
 
   const { games, total } = await findHistoricalGamePage(ctx.db.prisma, { start, end, gameIds: list(args.gameId), scope, moment, ...page });
-  checkHistoricalCost(
-    games.length,
-    scope,
-    await propPricesOf(
-      ctx,
-      games.map((g) => g.id),
-      scope,
-    ),
-  );
+  await checkPageCost(ctx, games.map((g) => g.id), scope);
   const quotes = await findHistoricalQuotes(
     ctx.db.prisma,
     games.map((g) => g.id),
