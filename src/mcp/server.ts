@@ -140,15 +140,18 @@ async function runRouteTool(tool: RouteTool, args: Record<string, unknown>, back
 /** The answer in one sentence: how many records, and where the page lies. */
 function summaryOf(tool: RouteTool, fields: Record<string, unknown>, data: unknown): string {
   if (!Array.isArray(data)) {
-    const record = (data ?? {}) as Record<string, unknown>;
+    const record = (data ?? {}) as { game_id?: number; id?: number; status?: string; away_team?: { full_name?: string }; home_team?: { full_name?: string } };
     const id = record.game_id ?? record.id;
-    return `${tool.noun[0]!.toUpperCase()}${tool.noun.slice(1)}${id !== undefined ? ` ${String(id)}` : ''}.`;
+    const teams = record.away_team?.full_name && record.home_team?.full_name ? `: ${record.away_team.full_name} at ${record.home_team.full_name}` : '';
+    return `${tool.noun[0]!.toUpperCase()}${tool.noun.slice(1)}${id !== undefined ? ` ${String(id)}` : ''}${teams}${record.status ? `, ${record.status}` : ''}.`;
   }
   const listed = Array.isArray(fields.data) ? fields.data.length : data.length;
   const kept = tool.keep ? ` (of ${listed} listed)` : '';
   const page = fields.pagination as { offset: number; total?: number; has_more?: boolean } | undefined;
-  const where = page?.total !== undefined ? `; records ${page.offset + 1}-${page.offset + listed} of ${page.total}${page.has_more ? ', more with offset' : ''}` : '';
-  return `${data.length} ${tool.noun}${kept}${where}.`;
+  const where = page?.total !== undefined && listed > 0 ? `; records ${page.offset + 1}-${page.offset + listed} of ${page.total}${page.has_more ? ', more with a higher offset' : ''}` : '';
+  // "1 graded bet", "3 graded bets": the nouns are plurals of one word's -s.
+  const noun = data.length === 1 ? tool.noun.replace(/s$/, '') : tool.noun;
+  return `${data.length} ${noun}${kept}${where}.`;
 }
 
 /** Runs a math tool: its data and summary, or the argument refused. */
