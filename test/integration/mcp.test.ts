@@ -134,7 +134,7 @@ describe('tools/call: the data of the REST route', () => {
     if (Array.isArray(expected)) expect((result.structuredContent as any).count).toBe(expected.length);
     if (answer.body.pagination) expect((result.structuredContent as any).pagination).toEqual(answer.body.pagination);
     // The JSON of the answer is there too, for clients that show the model only text.
-    expect(JSON.parse(result.content[1].text)).toEqual(result.structuredContent);
+    expect(JSON.parse((result.content as any)[1].text)).toEqual(result.structuredContent);
   });
 
   test('when the capture has value and arbitrage, then find_value and find_arbitrage find some (the filters are not vacuous)', async () => {
