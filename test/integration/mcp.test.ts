@@ -1,9 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ingestDocuments } from '../../src/ingest/ingest';
 import { startTestApp, type TestApp } from '../support/app';
+import { doc, readSeries } from '../support/feeds';
 import { connectMcp, restQuery } from '../support/mcp';
 
 // The MCP server at /mcp (docs/mcp.md), driven by the official SDK client on the real capture of
-// 2026-01-24 (final, postponed, halftime, live and scheduled games) at 18:00Z: each tool's data is its
+// 2026-01-24 (final, postponed, halftime, live and scheduled games) at 18:00Z, and the first capture of
+// The Odds API's WNBA player props (2023-05-20, one game, 6 players): each tool's data is its
 // REST route's for the same arguments, bad arguments and unknown ids are tool errors naming them, a
 // Starter key is refused by a tool exactly where REST answers it 403, and a request without a key is a 401.
 
@@ -12,6 +15,7 @@ const DAY = '2026-01-24';
 const FINAL = 264314; // closed 119-115 (home 158)
 const LIVE = 264316; // in progress
 const DK = 68;
+const PROPS_DAY = '2023-05-20';
 
 /** A tool call and the REST request it stands for. */
 interface Case {
@@ -43,7 +47,10 @@ const CASES: Case[] = [
   { tool: 'find_value', args: { market_type: 'player_props', date: DAY }, rest: { path: '/markets/player_props?sort=value&' }, keep: (r) => r.ev?.profitable === true },
   { tool: 'find_arbitrage', args: { market_type: 'total', date: DAY, live: 'all' }, rest: { path: '/markets/total' }, keep: (r) => r.ev?.arbitrage === true },
   { tool: 'find_arbitrage', args: { market_type: 'moneyline', date: DAY }, rest: { path: '/markets/moneyline' }, keep: (r) => r.ev?.arbitrage === true },
-  { tool: 'player_props', args: { date: DAY, limit: 5 }, rest: { path: '/markets/player_props' } },
+  { tool: 'player_props', args: { date: PROPS_DAY, limit: 5, prop_type: ['points'] }, rest: { path: '/markets/player_props' } },
+  { tool: 'player_props', args: { date: PROPS_DAY, side: ['over'], sort: 'odds' }, rest: { path: '/markets/player_props' } },
+  { tool: 'find_value', args: { market_type: 'player_props', date: PROPS_DAY, reference: 'consensus' }, rest: { path: '/markets/player_props?sort=value&' }, keep: (r) => r.ev?.profitable === true },
+  { tool: 'find_arbitrage', args: { market_type: 'player_props', date: PROPS_DAY }, rest: { path: '/markets/player_props' }, keep: (r) => r.ev?.arbitrage === true },
   { tool: 'line_movement', args: { market_type: ['spread'] }, rest: { path: '/live/movement' } },
   { tool: 'historical_odds', args: { start_date: DAY, end_date: DAY, limit: 3 }, rest: { path: '/historical' } },
   { tool: 'closing_lines', args: { game_id: [FINAL], book_id: [DK] }, rest: { path: '/closing' } },
@@ -55,7 +62,8 @@ const CASES: Case[] = [
   { tool: 'live_odds', args: { market_type: 'spread' }, rest: { path: '/live' } },
   { tool: 'sportsbooks', args: {}, rest: { path: '/sportsbooks' } },
   { tool: 'teams', args: { league_id: 4, conference: 'east' }, rest: { path: '/teams' } },
-  { tool: 'players', args: { limit: 10 }, rest: { path: '/players' } },
+  { tool: 'players', args: { limit: 4, league_id: 5 }, rest: { path: '/players' } },
+  { tool: 'players', args: { name: 'wilson' }, rest: { path: '/players' } },
 ];
 
 const REQUIRED_TOOLS = ['list_games', 'get_game', 'get_game_odds', 'find_value', 'find_arbitrage', 'player_props', 'line_movement', 'historical_odds', 'closing_lines', 'consensus', 'grade_bets', 'bet_clv'];
@@ -69,6 +77,8 @@ let starter: Client;
 
 beforeAll(async () => {
   t = await startTestApp({ feeds: ['test/fixtures/feeds/nba-2026-01-24-mixed-status.json'], now: () => new Date('2026-01-24T18:00:00Z'), env: { RATE_LIMIT_PRO: '100000', RATE_LIMIT_STARTER: '100000' } });
+  const [props] = readSeries('theoddsapi/wnba-props-2023-05_2023-07.jsonl.gz');
+  expect(await ingestDocuments([doc(props!.body, props!.fetched_at, 'props')], { db: t.db })).toMatchObject({ rejected: 0 });
   keys = { pro: (await t.createKey('pro')).key, starter: (await t.createKey('starter')).key };
   pro = await connectMcp(t.baseUrl, keys.pro);
   starter = await connectMcp(t.baseUrl, keys.starter);
@@ -137,7 +147,14 @@ describe('tools/call: the data of the REST route', () => {
     expect(JSON.parse((result.content as any)[1].text)).toEqual(result.structuredContent);
   });
 
-  test('when the capture has value and arbitrage, then find_value and find_arbitrage find some (the filters are not vacuous)', async () => {
+  test('when the captures have records, then the answers are not empty (the comparisons are not vacuous)', async () => {
+    const props = (await pro.callTool({ name: 'player_props', arguments: { date: PROPS_DAY } })).structuredContent as any;
+    expect(props.data.length).toBeGreaterThan(10);
+    const players = (await pro.callTool({ name: 'players', arguments: { league_id: 5 } })).structuredContent as any;
+    expect(players.pagination.total).toBeGreaterThan(3);
+  });
+
+  test('when the capture has value, then find_value finds some (the filter is not vacuous; no capture at hand has an arbitrage)', async () => {
     let found = 0;
     for (const c of CASES.filter((x) => x.keep)) found += ((await pro.callTool({ name: c.tool, arguments: c.args })).structuredContent as any).data.length;
     expect(found).toBeGreaterThan(0);
