@@ -63,6 +63,8 @@ export function serveMcpHttp(deps: McpHttpDeps) {
       if (error instanceof AppError) return refuse(res, error.status, RPC.REFUSED, error.message, headers);
       return refuse(res, 400, RPC.PARSE, `parse error: the body must be a JSON-RPC message (${(error as Error).message})`, headers);
     }
+    // A batch would run many tool calls on one request of the budget (and the protocol dropped batches in 2025-06-18).
+    if (Array.isArray(json)) return refuse(res, 400, RPC.REFUSED, 'one JSON-RPC message per request: batches are not accepted (each request counts once against the rate budget)', headers);
     const budget = budgetOfHeaders((name) => headers[name]) ?? 'Rate budget: not reported for this caller.';
     const server = createMcpServer(inProcessBackend(deps.call, auth, budget), { schema: deps.schema, onError: (error) => deps.onError(error, req) });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

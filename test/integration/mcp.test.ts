@@ -285,10 +285,13 @@ describe('HTTP', () => {
     expect(res.body.error.message).toMatch(/subscription expired/);
   });
 
-  test('when the body is not JSON, too large, or the method is not POST, then a clear refusal, never a 500', async () => {
+  test('when the body is not JSON, a batch, too large, or the method is not POST, then a clear refusal, never a 500', async () => {
     const broken = await t.request('POST', '/mcp', keys.pro, '{"jsonrpc":', { ...headers, 'content-type': 'application/json' });
     expect(broken.status).toBe(400);
     expect(broken.body.error).toMatchObject({ code: -32700 });
+    const batch = await t.request('POST', '/mcp', keys.pro, [initialize, { ...initialize, id: 2 }], headers);
+    expect(batch.status).toBe(400);
+    expect(batch.body.error.message).toMatch(/one JSON-RPC message per request: batches are not accepted/);
     const large = await t.request('POST', '/mcp', keys.pro, JSON.stringify({ ...initialize, pad: 'x'.repeat(200_000) }), { ...headers, 'content-type': 'application/json' });
     expect(large.status).toBe(413);
     for (const method of ['GET', 'DELETE']) {
