@@ -120,6 +120,19 @@ describe('odds mcp on the local store (DATA_DIR)', () => {
     }
   });
 
+  test('when the client ends the server with SIGTERM, then it closes the store and exits 0, so the next process can open it', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], { env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', DATA_DIR: dataDir } });
+    let stdout = '';
+    const answered = new Promise<void>((resolve) => child.stdout.on('data', (d) => (stdout += d) && stdout.includes('"id":1') && resolve()));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    await answered;
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const db = await openDatabase({ dataDir });
+    await db.close();
+  });
+
   test('when a tool answers over the local store, then its text says no budget is metered; an unknown id is a tool error', () => {
     expect(text).toMatch(/^\d+ sportsbooks\. Rate budget: not metered \(the local store, read by its operator\)\.$/);
     expect(refusal.isError).toBe(true);
