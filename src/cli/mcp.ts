@@ -26,7 +26,7 @@ export function registerMcpCommand(program: Command): void {
         const key = process.env.ODDS_API_KEY;
         if (!key) throw new ConfigError('ODDS_API_KEY: required with --url, the API key (sk_...) of the instance');
         const { buildSchema } = await import('../graphql/index.js');
-        await serveStdio(remoteBackend(url.toString(), key), { schema: buildSchema() });
+        await serveStdio(remoteBackend(url.toString(), key), { schema: buildSchema(), onError: (error) => process.stderr.write(`odds mcp: ${(error as Error).stack ?? String(error)}\n`) });
         return;
       }
       const config = loadConfig();

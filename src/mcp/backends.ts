@@ -24,7 +24,7 @@ const PREFIX = '/api/v1/nba/odds';
  * A running instance's REST API at `baseUrl` (`http://localhost:3000`, with or without the
  * /api/v1/nba/odds prefix) with `key`: each tool call is one request of the key's budget there.
  */
-export function remoteBackend(baseUrl: string, key: string, fetchFn: typeof fetch = fetch): ToolBackend {
+export function remoteBackend(baseUrl: string, key: string, fetchFn: typeof fetch = fetch, timeoutMs = 60_000): ToolBackend {
   const root = baseUrl.replace(/\/+$/, '');
   const base = root.endsWith(PREFIX) ? root : root + PREFIX;
   let last: Budget = 'Rate budget: not known yet (no request sent to the service so far).';
@@ -34,12 +34,21 @@ export function remoteBackend(baseUrl: string, key: string, fetchFn: typeof fetc
     for (const [name, value] of Object.entries(args.query ?? {})) for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
     const query = search.size ? `?${search}` : '';
     const method = route.method ?? 'GET';
-    const response = await fetchFn(`${base}${pathname}${query}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, accept: 'application/json', ...(route.body && { 'content-type': 'application/json' }) },
-      ...(route.body && { body: JSON.stringify(args.body ?? null) }),
-    });
-    const text = await response.text();
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetchFn(`${base}${pathname}${query}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, accept: 'application/json', ...(route.body && { 'content-type': 'application/json' }) },
+        ...(route.body && { body: JSON.stringify(args.body ?? null) }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      // The instance is down, unreachable or too slow: the agent is told, as a tool error, what to check.
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      return { answer: { status: 503, body: { success: false, error: `cannot reach the service at ${base} (${cause}): is it running, and is --url right?` } }, budget: last };
+    }
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(text) as Record<string, unknown>;

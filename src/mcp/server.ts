@@ -82,7 +82,7 @@ function routeNote(tool: RouteTool): string {
   return ` Data as REST ${paths}: ${routes[0]!.summary}.`;
 }
 
-const errorResult = (text: string, budget: Budget): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${text}. ${budgetText(budget)}` }] });
+const errorResult = (text: string, budget: Budget): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${text}${/[.?!]$/.test(text) ? '' : '.'} ${budgetText(budget)}` }] });
 
 /** A tool argument as a query parameter carries it (text, or a list of texts), or undefined when it cannot be one. */
 function asQueryValue(value: unknown): string | string[] | undefined {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -197,6 +198,22 @@ describe('odds mcp --url (a running instance)', () => {
     const badUrl = await odds(['mcp', '--url', 'localhost:3000'], { ODDS_API_KEY: 'sk_x' });
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toMatch(/--url: expected an http\(s\) URL/);
+  });
+
+  test('when the instance cannot be reached, then each tool call is a tool error saying where it tried, not a crash', async () => {
+    // A port nothing listens on: one just given up by a server.
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const { client } = await stdioClient(['--url', `http://127.0.0.1:${port}`], { ODDS_API_KEY: 'sk_x' });
+    try {
+      const result = await client.callTool({ name: 'sportsbooks', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect((result.content as any)[0].text).toMatch(new RegExp(`^cannot reach the service at http://127\\.0\\.0\\.1:${port}/api/v1/nba/odds \\(ECONNREFUSED\\): is it running, and is --url right\\? Rate budget: not known yet`));
+    } finally {
+      await client.close();
+    }
   });
 
   test('when the key is unknown, then each tool call is a tool error saying so, not a crash', async () => {
