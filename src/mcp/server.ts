@@ -4,7 +4,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
 import { loadOperations } from '../graphql';
-import type { JsonSchema } from '../rest/envelope';
 import type { Route } from '../rest/routes';
 import type { RouteAnswer, RouteArguments } from '../rest/router';
 import { MATH_TOOLS, mathInputSchema, runMathTool, type MathTool } from './math-tools';
@@ -59,7 +58,14 @@ function toolsOf(schema: GraphQLSchema) {
     const operations = loadOperations(schema);
     const annotations = { readOnlyHint: true, openWorldHint: false };
     const list: Tool[] = [
-      ...ROUTE_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description + routeNote(t), inputSchema: inputSchemaOf(t) as Tool['inputSchema'], outputSchema: outputSchemaOf(t, schema, operations) as Tool['outputSchema'], annotations: { ...annotations, title: t.title } })),
+      ...ROUTE_TOOLS.map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description + routeNote(t),
+        inputSchema: inputSchemaOf(t) as Tool['inputSchema'],
+        outputSchema: outputSchemaOf(t, schema, operations) as Tool['outputSchema'],
+        annotations: { ...annotations, title: t.title },
+      })),
       ...MATH_TOOLS.map((t) => ({
         name: t.name,
         title: t.title,
@@ -191,4 +197,3 @@ export function createMcpServer(backend: ToolBackend, options: { schema: GraphQL
 /** The tools' definitions (names, descriptions, both schemas), as tools/list gives them. */
 export const toolDefinitions = (schema: GraphQLSchema): readonly Tool[] => toolsOf(schema).list;
 
-export type { JsonSchema };
