@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ingestDocuments } from '../../src/ingest/ingest';
+import { readSources } from '../../src/ingest/sources';
 import { startTestApp, type TestApp } from '../support/app';
-import { doc, readSeries } from '../support/feeds';
+import { doc, feedPath, readSeries } from '../support/feeds';
 import { connectMcp, restQuery } from '../support/mcp';
 
 // The MCP server at /mcp (docs/mcp.md), driven by the official SDK client on the real capture of
@@ -325,5 +326,33 @@ describe('HTTP', () => {
     expect(res.headers.get('mcp-session-id')).toBeNull();
     expect(res.body.result.serverInfo.name).toBe('odds-data-service');
     expect(textOf({ content: [{ text: res.body.result.instructions }] })).toMatch(/list_games/);
+  });
+});
+
+describe('find_arbitrage on a market with an arbitrage', () => {
+  // No real capture at hand holds an arbitrage; theoddsapi/period-markets-documented.jsonl (the real
+  // prices of one WNBA game with its period markets derived from them, README of the fixtures) holds
+  // one in the second half's total: the filter is shown keeping exactly REST's arbitrage legs.
+  test('when the listing has arbitrage legs, then find_arbitrage answers exactly those, and find_value the profitable ones', async () => {
+    const docs = [];
+    for await (const d of readSources(feedPath('theoddsapi/period-markets-documented.jsonl'))) docs.push(d);
+    const app = await startTestApp({ now: () => new Date('2026-07-17T23:05:00Z') });
+    try {
+      await ingestDocuments(docs.slice(0, 2), { db: app.db, bus: app.bus });
+      const key = (await app.createKey('pro')).key;
+      const client = await connectMcp(app.baseUrl, key);
+      try {
+        const legs = (await client.callTool({ name: 'find_arbitrage', arguments: { market_type: 'total', date: '2026-07-17', period: 'second_half' } })).structuredContent as any;
+        const rest = await app.get(`${BASE}/markets/total?date=2026-07-17&period=second_half`, key);
+        expect(legs.data).toEqual(rest.body.data.filter((e: any) => e.ev.arbitrage === true));
+        expect(legs.data.map((e: any) => [e.side, e.odds.american]).sort()).toEqual([['over', '+110'], ['over', '-104'], ['under', '+105']]);
+        const value = (await client.callTool({ name: 'find_value', arguments: { market_type: 'spread', date: '2026-07-17', period: 'first_quarter' } })).structuredContent as any;
+        expect(value.data.map((e: any) => [e.book_id, e.side, e.odds.american])).toEqual([[69, 'home', '+120']]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await app.close();
+    }
   });
 });
