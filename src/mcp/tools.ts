@@ -185,10 +185,10 @@ export const ROUTE_TOOLS: readonly RouteTool[] = [
 export function routeFor(tool: RouteTool, args: Record<string, unknown>): Route | { error: string } {
   if (!(tool.routes instanceof Map)) return tool.routes as Route;
   const routes = tool.routes as ReadonlyMap<string, Route>;
-  const word = typeof args.market_type === 'string' ? args.market_type.trim().toLowerCase() : undefined;
   const words = [...routes.keys()].join(', ');
-  if (word === undefined) return { error: `invalid parameter market_type: is required, one of ${words}` };
-  return routes.get(word) ?? { error: `invalid parameter market_type: must be one of ${words}` };
+  if (args.market_type === undefined || args.market_type === null) return { error: `invalid parameter market_type: is required, one of ${words}` };
+  const word = typeof args.market_type === 'string' ? args.market_type.trim().toLowerCase() : '';
+  return routes.get(word) ?? { error: `invalid parameter market_type: must be one of ${words} (one word)` };
 }
 
 /** The parameters of a route a tool offers (all but those it fixes), with their path/query place. */

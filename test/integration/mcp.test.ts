@@ -186,6 +186,7 @@ describe('tools/call: refusals are tool errors', () => {
     ['get_game_odds', { game_id: FINAL, period: 'fifth_quarter' }, /invalid parameter period: must be one of full, full_game, /],
     ['find_value', {}, /invalid parameter market_type: is required, one of moneyline, spread, total, player_props/],
     ['find_value', { market_type: 'corners' }, /invalid parameter market_type: must be one of moneyline, spread, total, player_props/],
+    ['find_arbitrage', { market_type: ['spread', 'total'] }, /invalid parameter market_type: must be one of moneyline, spread, total, player_props \(one word\)/],
     ['find_value', { market_type: 'total', team_id: [158] }, /invalid parameter team_id: not accepted by \/markets\/total/],
     ['find_value', { market_type: 'spread', player_id: [1] }, /invalid parameter player_id: not taken with market_type spread/],
     ['find_arbitrage', { market_type: 'spread', devig: 'magic' }, /invalid parameter devig: must be one of multiplicative, /],
