@@ -26,6 +26,7 @@ module.exports = tseslint.config(
             { target: './src/services', from: './src', except: except('services', 'db', 'domain', 'events', 'errors.ts'), message: 'services (the business operations) import db, domain and events' },
             { target: './src/graphql', from: './src', except: except('graphql', 'services', 'db', 'domain', 'auth', 'events', 'errors.ts', 'config.ts'), message: 'graphql imports services, db, domain, auth and events' },
             { target: './src/rest', from: './src', except: except('rest', 'graphql', 'auth', 'events', 'errors.ts'), message: 'rest goes through the GraphQL schema: never db or domain' },
+            { target: './src/mcp', from: './src', except: except('mcp', 'rest', 'graphql', 'auth', 'domain', 'errors.ts'), message: 'mcp runs the REST routes (rest, graphql\'s entry, auth) and, for the math tools only, domain\'s pure math' },
             { target: './src/live', from: './src', except: except('live', 'graphql', 'services', 'auth', 'events', 'errors.ts'), message: 'live goes through the GraphQL schema and the services: never db or domain' },
             { target: './src/live/*.ts', from: './src/live/use', message: 'the live core never imports a protocol adapter' },
             // An adapter of one file imports nothing of use/; an adapter folder only its own files.

@@ -26,6 +26,9 @@ import { createMetrics, type Metrics } from './metrics';
 import { BoundedCache, type CacheEvent } from './rest/bounded-cache';
 import { serveRest } from './rest/serve';
 import { createListingMemo, type ListingMemoEntry } from './services/listing-memo';
+import { serveMcpHttp } from './mcp/http';
+import type { RestHandler } from './rest/router';
+import type { GraphQLSchema } from 'graphql';
 
 /** What the app is built from; main.ts and tests provide them. */
 export interface AppDeps {
@@ -47,6 +50,10 @@ export interface App {
   httpServer: http.Server;
   /** The app's Prometheus registry and metrics (served at /metrics). */
   metrics: Metrics;
+  /** The executable GraphQL schema every transport runs on. */
+  schema: GraphQLSchema;
+  /** Runs a REST route in-process for a caller (the MCP tools of `odds mcp` on the local store). */
+  callRoute: RestHandler['call'];
   /**
    * Stops live transports (every client told: graphql-ws 1001, Socket.IO disconnect, SSE `shutdown`
    * event) and timers, then ends the server's connections: idle ones at once, the rest after at most
@@ -125,8 +132,11 @@ export function createApp(deps: AppDeps): App {
     onResponseCacheEvent: cacheEvents('responses', { hit: () => lookupHits.inc(), miss: () => lookupMisses.inc() }),
     onParsedUrlEvent: cacheEvents('parsed_urls'),
     watchCacheBytes: (bytes, maxBytes) => metrics.watchCacheBytes('responses', bytes, maxBytes),
-    onError: (error, req) => ((req as IncomingMessage & { log?: Logger }).log ?? logger).error({ err: error }, 'REST operation failed'),
+    onError: (error, req) => ((req as (IncomingMessage & { log?: Logger }) | undefined)?.log ?? logger).error({ err: error }, 'REST operation failed'),
   });
+
+  // MCP at /mcp: tools that run the REST routes in-process, admitted as REST requests are.
+  const mcp = serveMcpHttp({ schema, admit, call: rest.handler.call, onError: (error, req) => ((req as IncomingMessage & { log?: Logger }).log ?? logger).error({ err: error }, 'MCP tool failed') });
 
   const app = createExpressApp();
   addHealthRoutes(app, { db, redis: deps.rateLimitStore, metrics, now, feedQuotas: deps.feedQuotas });
@@ -144,7 +154,7 @@ export function createApp(deps: AppDeps): App {
   const server = createHttpServer({
     metrics, logger, corsOptions,
     handle: (req, res) => {
-      if (!live.sse.handle(req, res) && !rest.handler(req, res)) app(req, res);
+      if (!live.sse.handle(req, res) && !rest.handler(req, res) && !mcp.handle(req, res)) app(req, res);
     },
   });
   const feed = createLiveFeed(bus, { intervalMs: config.livePushIntervalMs });
@@ -152,6 +162,8 @@ export function createApp(deps: AppDeps): App {
   return {
     httpServer: server.httpServer,
     metrics,
+    schema,
+    callRoute: rest.handler.call,
     async close() {
       stopKeyEvents();
       stopIngestMetrics();

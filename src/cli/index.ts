@@ -8,6 +8,7 @@ import { registerAccountCommands } from './accounts';
 import { registerFitCommand } from './fit';
 import { registerIngestCommand } from './ingest';
 import { registerKeyCommands } from './keys';
+import { registerMcpCommand } from './mcp';
 import { registerServiceCommands } from './service';
 import { registerSimulateCommand } from './simulate';
 
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerKeyCommands(program);
   registerAccountCommands(program);
   registerFitCommand(program);
+  registerMcpCommand(program);
   return program;
 }
 

@@ -2,6 +2,7 @@
 
 export * from './odds-format';
 export * from './devig';
+export * from './kelly';
 export * from './key-numbers';
 export * from './ev';
 export * from './arbitrage';

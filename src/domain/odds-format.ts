@@ -128,6 +128,19 @@ export function decimalToFractional(decimal: number): string {
 }
 
 /**
+ * Fractional odds (profit/stake, "10/11", "3/2", "evens") to decimal: 1 + n/d.
+ * @throws InvalidOddsError unless the text is two positive integers "n/d" (or "evens").
+ */
+export function fractionalToDecimal(fractional: string): number {
+  const text = fractional.trim().toLowerCase();
+  if (text === 'evens' || text === 'even') return 2;
+  const match = /^(\d{1,6})\s*\/\s*(\d{1,6})$/.exec(text);
+  const [num, den] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!(num > 0 && den > 0)) throw new InvalidOddsError(`Invalid fractional odds ${JSON.stringify(fractional)}: must be two positive whole numbers n/d, such as 10/11 or 3/2`);
+  return 1 + num / den;
+}
+
+/**
  * Implied probability of decimal odds, 1/d (includes the book's margin).
  * @throws InvalidOddsError for decimal <= 1 or non-finite input.
  */

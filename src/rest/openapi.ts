@@ -1,4 +1,4 @@
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { ERRORS, type ErrorCode } from '../errors';
 import { rootFieldSchema, loadOperations, selectsPerKeyField } from '../graphql';
 import { ERROR_SCHEMA, type JsonSchema } from './envelope';
@@ -106,6 +106,16 @@ function errorComponents(examples: ApiExamples): Record<string, unknown> {
     };
   }
   return responses;
+}
+
+/**
+ * JSON Schema of a route's successful body: its envelope around the JSON Schema of what its operation
+ * selects (what the OpenAPI document shows; the MCP tools' output schemas are made from it too).
+ */
+export function bodySchemaOf(schema: GraphQLSchema, route: Route, operations: ReadonlyMap<string, DocumentNode> = loadOperations(schema)): JsonSchema {
+  const document = route.eventStream ? route.eventStream.document(schema) : operations.get(route.operation);
+  if (!document) throw new Error(`route ${route.path}: no operation ${route.operation}`);
+  return route.envelope.schema(rootFieldSchema(schema, document, route.envelope.field));
 }
 
 /** The ERRORS codes a status stands for, for the document's description of the catalogue. */

@@ -24,8 +24,8 @@ export interface RestDeps {
   createContext(auth: Auth): GraphQLContext;
   /** The data version (src/events/data-version.ts): part of every cache key. */
   dataVersion(): number;
-  /** Logs unexpected errors (500). */
-  onError(error: unknown, req: IncomingMessage): void;
+  /** Logs unexpected errors (500); `req` is absent for an in-process call (RestHandler.call). */
+  onError(error: unknown, req?: IncomingMessage): void;
   /** Told what the cache of parsed URLs does (metrics). */
   onParsedUrlEvent?(event: CacheEvent): void;
   /** Bytes the parsed URLs may hold, keys included (default 8 MiB). */
@@ -125,9 +125,28 @@ export async function sendRepresentation(req: IncomingMessage, res: ServerRespon
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** A route's arguments as a request carries them: path parameters, query values (text), the JSON body of a POST route. */
+export interface RouteArguments {
+  path?: Record<string, string>;
+  query?: Record<string, string | string[]>;
+  body?: unknown;
+}
+
+/** What a route answered: its status and body (the spec's envelope, or `{ success: false, error }`). */
+export interface RouteAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
 /** A request handler of the REST routes: true when it answers the request, false to pass it on. */
 export interface RestHandler {
   (req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * Answers `route` in-process for a caller already admitted (authenticated and counted), exactly as
+   * a request would be answered: the same parameter checks, response cache, operation and envelope
+   * (the MCP tools, src/mcp). Never throws: a refusal is its status and error body.
+   */
+  call(route: Route, args: RouteArguments, auth: Auth): Promise<RouteAnswer>;
   /**
    * Computes again, under the current data version, the answers asked for most recently (the app
    * calls it when the version advances), so the first poll after an ingest finds its bytes ready or
@@ -178,7 +197,10 @@ export function createRestHandler(deps: RestDeps): RestHandler {
   });
 
   function parse(c: CompiledRoute, pathParams: Record<string, string>, search: string): Parsed {
-    const query = querystring.parse(search) as Record<string, unknown>;
+    return parseValues(c, pathParams, querystring.parse(search) as Record<string, unknown>);
+  }
+
+  function parseValues(c: CompiledRoute, pathParams: Record<string, string>, query: Record<string, unknown>): Parsed {
     const refused = Object.keys(c.route.refuses ?? {}).find((name) => Object.hasOwn(query, name));
     if (refused) return { error: new AppError('BAD_REQUEST', `invalid parameter ${refused}: ${c.route.refuses![refused]}`) };
     const parsed = c.route.params.safeParse({ ...query, ...pathParams });
@@ -237,6 +259,19 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     return pending;
   }
 
+  /** The outcome of a request whose parameters passed, with the JSON body of a POST route. */
+  async function outcomeFor(c: CompiledRoute, parsed: ParsedRequest, json: unknown, auth: Auth): Promise<Outcome> {
+    if (c.route.body) {
+      // A POST body is one caller's own question: it is run, never cached or warmed.
+      const body = c.route.body.schema.safeParse(json);
+      if (!body.success) return { error: bodyError(body.error.issues), cause: undefined };
+      return runOperation(c, { ...parsed.variables, ...body.data }, parsed.params, auth);
+    }
+    // A DELETE changes something, a key's own data is its own: run every time, never from the cache.
+    if ((c.route.method ?? 'GET') !== 'GET' || c.perKey) return runOperation(c, parsed.variables, parsed.params, auth);
+    return outcomeOf(c, parsed, auth);
+  }
+
   async function handle(c: CompiledRoute, url: string, pathParams: Record<string, string>, search: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     let headers: Record<string, string> = {};
     const send = (status: number, extra: Record<string, string | number>, body?: Buffer) => {
@@ -265,19 +300,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
         parsedUrls.set(parsedKey, parsed);
       }
       if ('error' in parsed) return fail(parsed.error);
-      let outcome: Outcome;
-      if (c.route.body) {
-        // A POST body is one caller's own question: it is run, never cached or warmed.
-        const json = parseJson(await readBody(req));
-        const body = c.route.body.schema.safeParse(json);
-        if (!body.success) return fail(bodyError(body.error.issues));
-        outcome = await runOperation(c, { ...parsed.variables, ...body.data }, parsed.params, auth);
-      } else if ((c.route.method ?? 'GET') !== 'GET' || c.perKey) {
-        // A DELETE changes something, a key's own data is its own: run every time, never from the cache.
-        outcome = await runOperation(c, parsed.variables, parsed.params, auth);
-      } else {
-        outcome = await outcomeOf(c, parsed, auth);
-      }
+      const outcome = await outcomeFor(c, parsed, c.route.body ? parseJson(await readBody(req)) : undefined, auth);
       if ('error' in outcome) {
         if (outcome.error.code !== 'INTERNAL') return fail(outcome.error);
         deps.onError(outcome.cause, req);
@@ -328,6 +351,30 @@ export function createRestHandler(deps: RestDeps): RestHandler {
     return warming;
   };
 
+  const byRoute = new Map(compiled.map((c) => [c.route, c]));
+  const answerOf = (error: AppError): RouteAnswer => ({ status: error.status, body: errorBody(error) });
+  const call = async (route: Route, args: RouteArguments, auth: Auth): Promise<RouteAnswer> => {
+    const c = byRoute.get(route);
+    if (!c) throw new Error(`route ${route.method ?? 'GET'} ${route.path} is not served here`);
+    try {
+      if (auth.kind === 'none') return answerOf(auth.error);
+      const parsed = parseValues(c, args.path ?? {}, args.query ?? {});
+      if ('error' in parsed) return answerOf(parsed.error);
+      const outcome = await outcomeFor(c, parsed, args.body, auth);
+      if ('error' in outcome) {
+        if (outcome.error.code !== 'INTERNAL') return answerOf(outcome.error);
+        deps.onError(outcome.cause);
+        return answerOf(outcome.error);
+      }
+      return { status: c.route.status ?? 200, body: JSON.parse(outcome.representation.body.toString('utf8')) as Record<string, unknown> };
+    } catch (error) {
+      if (error instanceof AppError) return answerOf(error);
+      if (isDatabaseUnavailable(error)) return answerOf(new AppError('UNAVAILABLE'));
+      deps.onError(error);
+      return answerOf(new AppError('INTERNAL'));
+    }
+  };
+
   // Every route's pattern and methods (a GET answers HEAD too, an event stream only GET), to answer
   // other methods with 405.
   const methodsOf = (deps.routes ?? ROUTES).map((route) => ({
@@ -372,5 +419,5 @@ export function createRestHandler(deps: RestDeps): RestHandler {
       return true;
     }
   };
-  return Object.assign(handler, { warm });
+  return Object.assign(handler, { warm, call });
 }

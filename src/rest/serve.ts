@@ -24,8 +24,8 @@ export interface RestServingDeps {
   onParsedUrlEvent(event: CacheEvent): void;
   /** Reports the response cache's size (metrics), when there is one. */
   watchCacheBytes(bytes: () => number, maxBytes: number): void;
-  /** Logs unexpected errors (500). */
-  onError(error: unknown, req: IncomingMessage): void;
+  /** Logs unexpected errors (500); `req` is absent for an in-process call. */
+  onError(error: unknown, req?: IncomingMessage): void;
 }
 
 export interface RestServing {
