@@ -27,6 +27,8 @@ export function followSocketIo(endpoint: Endpoint, options: LiveOptions, sink: L
   let closing = false;
   let retry: ReturnType<typeof setTimeout> | null = null;
 
+  // Connected again with a state: the missed deltas (or a resync snapshot) follow on this socket.
+  socket.on('connect', () => sink.book.stream !== null && sink.status('live'));
   socket.on('live_odds', (payload: LiveSnapshotPayload) => {
     // A failure push comes before the server ends the socket (a key revoked, a plan refused).
     if (!payload.success) refused = true;

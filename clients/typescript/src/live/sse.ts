@@ -6,6 +6,7 @@ interface EventSourceLike {
   close(): void;
   readyState: number;
   onerror: ((event: { message?: string; code?: number }) => void) | null;
+  onopen: (() => void) | null;
 }
 type EventSourceClass = new (url: string, init?: { fetch?: typeof fetch }) => EventSourceLike;
 
@@ -55,6 +56,8 @@ export function followSse(endpoint: Endpoint, options: LiveOptions, sink: LiveSi
     es.addEventListener('odds_change', (event) => {
       if (sink.delta(JSON.parse(event.data) as LiveDeltaPayload) === 'resync') reopen();
     });
+    // Connected again with a state: the catch-up from Last-Event-ID follows on this stream.
+    es.onopen = () => sink.book.stream !== null && sink.status('live');
     es.onerror = () => {
       // EventSource reconnects by itself (the server's `retry:`), with our Last-Event-ID; CLOSED
       // means it gave up (a refusal, reported by fetchWithKey).

@@ -1,0 +1,105 @@
+import type { Socket } from 'node:net';
+import { liveStateOf, OddsClient, type LiveChange, type LiveFeed, type LiveGame } from '../../clients/typescript/src';
+import { ingestDocuments } from '../../src/ingest/ingest';
+import { startTestApp, type TestApp } from '../support/app';
+import { doc, readSeries } from '../support/feeds';
+import { waitFor } from './live-helpers';
+
+// The live helper of the TypeScript client (issue 38's done-criterion): it follows a real evening,
+// the server drops every connection in the middle of it, more captures are ingested while the
+// clients are away, and the state the helper hands out at the end equals GET /live; on Socket.IO
+// (resume with stream/last_seq, or a resync snapshot) and on SSE (resume with Last-Event-ID).
+
+const series = readSeries('nba-2026-01-24.jsonl.gz');
+/** The evening of 2026-01-23 (US): four games being played, two more tip off, six end, two start late. */
+const EVENING = series.slice(0, 8);
+
+describe('the live helper across a dropped connection on a real evening', () => {
+  let t: TestApp;
+  let key: string;
+  const sockets = new Set<Socket>();
+  /** While true the server is "down": every connection is cut as it arrives. */
+  let down = false;
+  const feeds: LiveFeed[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    // Every TCP connection the server accepts, so the test can cut them all (WebSocket upgrades and
+    // SSE responses included, which closeAllConnections does not reach).
+    t.app.httpServer.on('connection', (socket: Socket) => {
+      if (down) return void socket.destroy();
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    key = (await t.createKey('elite')).key;
+  });
+  afterAll(async () => {
+    for (const feed of feeds) feed.close();
+    await t.close();
+  });
+
+  const ingest = (i: number) => ingestDocuments([doc(EVENING[i]!.body, EVENING[i]!.fetched_at, `evening-${i}`)], { db: t.db, bus: t.bus });
+  /** GET /live as the helper's state (games being played, each with status, score and displayed quotes). */
+  const liveNow = async (): Promise<LiveGame[]> => {
+    const live = await t.get('/api/v1/nba/odds/live', key);
+    expect(live.status).toBe(200);
+    return liveStateOf(live.body.data).games;
+  };
+  /** Waits until every feed's state equals GET /live (read once: nothing is ingested meanwhile). */
+  const settled = async (what: string) => {
+    const truth = await liveNow();
+    const same = (feed: LiveFeed) => JSON.stringify(feed.state.games) === JSON.stringify(truth);
+    try {
+      await waitFor(what, () => feeds.every(same), 20_000);
+    } finally {
+      for (const feed of feeds) expect(feed.state.games).toEqual(truth);
+    }
+    return truth;
+  };
+
+  test('when the server drops every connection mid-evening and captures come meanwhile, then each helper ends with the state of GET /live', async () => {
+    await ingest(0);
+    const client = new OddsClient({ baseUrl: t.baseUrl, apiKey: key });
+    const socketIo = client.live({ transport: 'socket.io', reconnectDelayMs: 100 });
+    const sse = client.live({ transport: 'sse' });
+    feeds.push(socketIo, sse);
+    const changes = new Map<LiveFeed, LiveChange[]>(feeds.map((f) => [f, []]));
+    for (const feed of feeds) feed.on('change', (c) => changes.get(feed)!.push(c));
+    const errors: string[] = [];
+    for (const feed of feeds) feed.on('error', (e) => errors.push(e.message));
+    await Promise.all(feeds.map((f) => f.ready));
+    expect((await settled('the first snapshots')).length).toBe(4);
+
+    for (const i of [1, 2, 3]) await ingest(i);
+    const before = await settled('the deltas of captures 1 to 3');
+    expect(before.map((g) => g.game_id).sort()).toEqual([263564, 263565, 263566, 263567, 263568]);
+    for (const feed of feeds) expect(changes.get(feed)!.filter((c) => c.kind === 'delta').length).toBeGreaterThan(0);
+
+    // Every connection cut at once, and refused while two captures (six games end) are ingested.
+    const reconnecting = feeds.map((f) => new Promise<void>((resolve) => f.on('status', (s) => s === 'reconnecting' && resolve())));
+    const seen = feeds.map((f) => changes.get(f)!.length);
+    expect(sockets.size).toBeGreaterThan(0);
+    down = true;
+    for (const socket of sockets) socket.destroy();
+    await Promise.all(reconnecting);
+    await ingest(4);
+    await ingest(5);
+    down = false;
+    const away = await settled('the state after the reconnect');
+    expect(away.map((g) => g.game_id)).toEqual([263565, 263568]);
+
+    // Both resumed where they stood (Socket.IO: the stream's missed deltas replayed on stream/last_seq;
+    // SSE: a catch-up from Last-Event-ID), not with a fresh snapshot; the games that ended left.
+    for (const [i, feed] of feeds.entries()) {
+      const after = changes.get(feed)!.slice(seen[i]);
+      expect(after.filter((c) => c.kind === 'snapshot' && c.reason !== 'interval')).toEqual([]);
+      expect(after.filter((c) => c.kind === 'delta').flatMap((c) => c.removed).sort()).toEqual([263564, 263566, 263567]);
+    }
+
+    for (const i of [6, 7]) await ingest(i);
+    const end = await settled('the end of the evening');
+    expect(end.flatMap((g) => g.quotes).length).toBeGreaterThan(10);
+    for (const feed of feeds) expect(feed.status).toBe('live');
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
