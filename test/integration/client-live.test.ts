@@ -102,4 +102,19 @@ describe('the live helper across a dropped connection on a real evening', () => 
     for (const feed of feeds) expect(feed.status).toBe('live');
     expect(errors).toEqual([]);
   }, 120_000);
+
+  test.each(['socket.io', 'sse'] as const)('when the key or the filter is refused on %s, then ready rejects with a fatal LiveError saying why, and the helper stops', async (transport) => {
+    const refused = async (apiKey: string, filter = {}) => {
+      const feed = new OddsClient({ baseUrl: t.baseUrl, apiKey }).live({ transport, filter });
+      feeds.push(feed);
+      const error = await feed.ready.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(feed.status).toBe('closed');
+      return error;
+    };
+    expect(await refused('sk_not_a_key')).toMatchObject({ name: 'LiveError', fatal: true, message: expect.stringMatching(/invalid API key/i) });
+    expect(await refused(key, { book_id: -4 })).toMatchObject({ name: 'LiveError', fatal: true, message: expect.stringMatching(/book_id/) });
+  });
 });
