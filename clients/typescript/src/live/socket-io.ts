@@ -1,6 +1,16 @@
-import { io } from 'socket.io-client';
+import { io, type Socket } from 'socket.io-client';
 import { LiveError, type Endpoint, type LiveOptions, type LiveSink, type Transport } from './connect';
 import type { LiveDeltaPayload, LiveSnapshotPayload } from './state';
+
+/** What /live-odds sends (docs/live-protocol.md), as far as the helper listens. */
+interface ServerToClientEvents {
+  live_odds: (payload: LiveSnapshotPayload) => void;
+  odds_change: (payload: LiveDeltaPayload) => void;
+}
+/** What the helper sends: the filter and position go in the handshake, so only `resync`. */
+interface ClientToServerEvents {
+  resync: () => void;
+}
 
 /**
  * Follows the Socket.IO namespace /live-odds. The handshake's `auth` is a function, so every
@@ -10,7 +20,7 @@ import type { LiveDeltaPayload, LiveSnapshotPayload } from './state';
  */
 export function followSocketIo(endpoint: Endpoint, options: LiveOptions, sink: LiveSink): Transport {
   const filter = options.filter ?? {};
-  const socket = io(`${endpoint.baseUrl.replace(/\/+$/, '')}/live-odds`, {
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(`${endpoint.baseUrl.replace(/\/+$/, '')}/live-odds`, {
     // `changes: true` names the request in the handshake, so the first snapshot comes at once
     // (a handshake without one waits for a `subscribe`, docs/live-protocol.md).
     auth: (cb) =>
@@ -29,12 +39,12 @@ export function followSocketIo(endpoint: Endpoint, options: LiveOptions, sink: L
 
   // Connected again with a state: the missed deltas (or a resync snapshot) follow on this socket.
   socket.on('connect', () => sink.book.stream !== null && sink.status('live'));
-  socket.on('live_odds', (payload: LiveSnapshotPayload) => {
+  socket.on('live_odds', (payload) => {
     // A failure push comes before the server ends the socket (a key revoked, a plan refused).
     if (!payload.success) refused = true;
     sink.snapshot(payload);
   });
-  socket.on('odds_change', (payload: LiveDeltaPayload) => {
+  socket.on('odds_change', (payload) => {
     if (sink.delta(payload) === 'resync') socket.emit('resync');
   });
   socket.on('connect_error', (error: Error & { data?: { reason?: string } }) => {

@@ -4,17 +4,20 @@
 // a delta: its games replace those games (a game no longer being played leaves, with its quotes);
 // its quotes replace the quote with the same game, book, market type, period and side (on a player
 // prop: the same player and main/alternate line, and on an alternate line the same point).
+// The package stands alone (nothing of the service's src/ at run time), so the few values the rules
+// need are written here; the filter's values come from the OpenAPI document's types.
 
-/** Statuses of a game being played: the games the live state holds (as GET /live). */
+import type { operations } from '../api-types';
+
+/** Statuses of a game being played: the games the live state holds (as GET /live; the service's LIVE_STATUSES). */
 export const LIVE_STATUSES: readonly string[] = ['in_progress', 'live'];
 
-/** The live filter (Socket.IO `subscribe`, SSE query): absent fields match everything. */
-export interface LiveFilter {
-  game_id?: number;
-  /** `spread`, `moneyline`, `total`, or `player_props` (then only the props are pushed). */
-  market_type?: 'spread' | 'moneyline' | 'total' | 'player_props';
-  book_id?: number;
-}
+/**
+ * The live filter (Socket.IO `subscribe`, SSE query; the parameters of GET /stream): absent fields
+ * match everything. `market_type`: `spread`, `moneyline`, `total`, or `player_props` (then only the
+ * props are pushed).
+ */
+export type LiveFilter = Pick<NonNullable<operations['OddsStream']['parameters']['query']>, 'game_id' | 'market_type' | 'book_id'>;
 
 /** One displayed quote (the live price while a game is played), as a delta carries it. */
 export interface LiveQuote {
