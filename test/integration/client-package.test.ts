@@ -18,6 +18,8 @@ const BIN = path.join(ROOT, 'bin', 'odds.js');
 describe('the packed TypeScript client', () => {
   let dir: string;
   let server: ChildProcess | undefined;
+  /** What the demo printed (shown when an example fails). */
+  let serverOutput = '';
 
   beforeAll(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-client-'))));
   afterAll(async () => {
@@ -33,20 +35,22 @@ describe('the packed TypeScript client', () => {
   const startDemo = () =>
     new Promise<{ baseUrl: string; key: string }>((resolve, reject) => {
       server = spawn(process.execPath, [BIN, 'serve', '--simulate'], {
-        env: { ...process.env, DATA_DIR: path.join(dir, 'data'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: '', REDIS_URL: '' },
+        env: { ...process.env, DATA_DIR: path.join(dir, 'data'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
       });
-      let out = '';
       server.stdout!.on('data', (d) => {
-        out += d;
-        const key = /demo key {2}(sk_\S+)/.exec(out)?.[1];
-        const api = /API {7}(http:\/\/[^/\s]+)\//.exec(out)?.[1];
+        serverOutput += d;
+        const key = /demo key {2}(sk_\S+)/.exec(serverOutput)?.[1];
+        const api = /API {7}(http:\/\/[^/\s]+)\//.exec(serverOutput)?.[1];
         if (key && api) resolve({ baseUrl: api, key });
       });
-      server.stderr!.on('data', (d) => (out += d));
-      server.on('exit', (code) => reject(new Error(`odds serve exited ${code}: ${out}`)));
+      server.stderr!.on('data', (d) => (serverOutput += d));
+      server.on('exit', (code, signal) => {
+        serverOutput += `\n(odds serve exited: ${code ?? signal})`;
+        reject(new Error(`odds serve exited ${code ?? signal}: ${serverOutput}`));
+      });
     });
 
-  test('when it is packed and installed in an empty folder, then the README quick start type-checks against it and runs against the demo service', async () => {
+  test('when it is packed and installed in an empty folder, then the README examples type-check against it and run against the demo service', async () => {
     // Build dist/ (with .d.ts) and pack it as `npm pack` does (prepack is that same build).
     await run(process.execPath, [TSC, '-p', path.join(CLIENT, 'tsconfig.json')]);
     const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: CLIENT });
@@ -62,10 +66,12 @@ describe('the packed TypeScript client', () => {
     const installed = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', '@odds-data-service', 'client', 'package.json'), 'utf8'));
     expect(installed.dependencies).toEqual({ eventsource: '5.1.5', 'openapi-fetch': '0.17.0', 'socket.io-client': '4.8.1' });
 
-    // The README's example, as a user's ES module, compiled against the installed package's types.
-    fs.writeFileSync(path.join(app, 'example.mts'), readmeExample(fs.readFileSync(path.join(CLIENT, 'README.md'), 'utf8'), 'quick-start'));
+    // The README's examples, as a user's ES modules, compiled against the installed package's types.
+    const readme = fs.readFileSync(path.join(CLIENT, 'README.md'), 'utf8');
+    fs.writeFileSync(path.join(app, 'quick-start.mts'), readmeExample(readme, 'quick-start'));
+    fs.writeFileSync(path.join(app, 'live-helper.mts'), readmeExample(readme, 'live-helper'));
     const types = path.join(ROOT, 'node_modules', '@types');
-    await run(process.execPath, [TSC, '--strict', '--target', 'ES2022', '--module', 'node16', '--moduleResolution', 'node16', '--skipLibCheck', '--typeRoots', types, '--types', 'node', '--outDir', 'out', 'example.mts'], { cwd: app }).catch(
+    await run(process.execPath, [TSC, '--strict', '--target', 'ES2022', '--module', 'node16', '--moduleResolution', 'node16', '--skipLibCheck', '--typeRoots', types, '--types', 'node', '--outDir', 'out', 'quick-start.mts', 'live-helper.mts'], { cwd: app }).catch(
       (error: { stdout?: string }) => {
         throw new Error(`the README example does not type-check:\n${error.stdout}`);
       },
@@ -78,11 +84,25 @@ describe('the packed TypeScript client', () => {
       if (live.data.length > 0) break;
       if (Date.now() - started > 60_000) throw new Error('the demo has no game in play after 60 s');
     }
-    const example = await run(process.execPath, [path.join(app, 'out', 'example.mjs')], { cwd: app, env: { ...process.env, ODDS_URL: baseUrl, ODDS_API_KEY: key }, timeout: 60_000 });
+    const env = { ...process.env, ODDS_URL: baseUrl, ODDS_API_KEY: key };
+    const runExample = (name: string) =>
+      run(process.execPath, [path.join(app, 'out', `${name}.mjs`)], { cwd: app, env, timeout: 60_000 }).catch((error: Error) => {
+        throw new Error(`${error.message}\nthe service said:\n${serverOutput}`);
+      });
+    const example = await runExample('quick-start');
     expect(example.stdout).toMatch(/^[1-9]\d* games being played$/m);
     expect(example.stdout).toMatch(/^requests left this minute: \d+ of 6000$/m);
     expect(example.stdout).toMatch(/^refused: 404 not_found: .*not found/m);
     expect(example.stdout).toMatch(/^snapshot seq \d+: [1-9]\d* quotes$/m);
     expect(example.stdout).toMatch(/^live \d+ \d+-\d+: /m);
+
+    // The live helper's example: SSE, the first snapshot, then the next delta of the demo's feed.
+    const live = await runExample('live-helper');
+    expect(live.stdout).toMatch(/^status: live$/m);
+    expect(live.stdout).toMatch(/^stream global at seq \d+: [1-9]\d* games$/m);
+    expect(live.stdout).toMatch(/^seq \d+: \d+ games and \d+ quotes changed, \d+ games ended$/m);
+    expect(live.stdout).toMatch(/^game \d+ \d+-\d+ \(.*\): home -?\d+(\.\d+)? at -?\d+$/m);
+    expect(live.stdout).toMatch(/^status: closed$/m);
+    expect(live.stderr).toBe('');
   }, 180_000);
 });
