@@ -1,6 +1,9 @@
 import type { Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { liveStateOf, OddsClient, type LiveChange, type LiveFeed, type LiveGame } from '../../clients/typescript/src';
+import { createApp } from '../../src/app';
 import { ingestDocuments } from '../../src/ingest/ingest';
+import { createLogger } from '../../src/logger';
 import { startTestApp, type TestApp } from '../support/app';
 import { doc, readSeries } from '../support/feeds';
 import { waitFor } from './live-helpers';
@@ -8,11 +11,14 @@ import { waitFor } from './live-helpers';
 // The live helper of the TypeScript client (issue 38's done-criterion): it follows a real evening,
 // the server drops every connection in the middle of it, more captures are ingested while the
 // clients are away, and the state the helper hands out at the end equals GET /live; on Socket.IO
-// (resume with stream/last_seq, or a resync snapshot) and on SSE (resume with Last-Event-ID).
+// (resume with stream/last_seq, or a resync snapshot) and on SSE (resume with Last-Event-ID). Then
+// the same across a graceful shutdown and a new process on the same address.
 
 const series = readSeries('nba-2026-01-24.jsonl.gz');
 /** The evening of 2026-01-23 (US): four games being played, two more tip off, six end, two start late. */
 const EVENING = series.slice(0, 8);
+/** The next afternoon: game 264314 from its tip-off (after the evening above, as the day went on). */
+const AFTERNOON = series.slice(58, 62);
 
 describe('the live helper across a dropped connection on a real evening', () => {
   let t: TestApp;
@@ -38,21 +44,22 @@ describe('the live helper across a dropped connection on a real evening', () => 
     await t.close();
   });
 
-  const ingest = (i: number) => ingestDocuments([doc(EVENING[i]!.body, EVENING[i]!.fetched_at, `evening-${i}`)], { db: t.db, bus: t.bus });
+  const ingest = (i: number, captures = EVENING) => ingestDocuments([doc(captures[i]!.body, captures[i]!.fetched_at, `capture-${captures[i]!.fetched_at}`)], { db: t.db, bus: t.bus });
   /** GET /live as the helper's state (games being played, each with status, score and displayed quotes). */
   const liveNow = async (): Promise<LiveGame[]> => {
     const live = await t.get('/api/v1/nba/odds/live', key);
     expect(live.status).toBe(200);
     return liveStateOf(live.body.data).games;
   };
-  /** Waits until every feed's state equals GET /live (read once: nothing is ingested meanwhile). */
+  /** Waits until the state of every feed still open equals GET /live (read once: nothing is ingested meanwhile). */
   const settled = async (what: string) => {
     const truth = await liveNow();
+    const open = feeds.filter((feed) => feed.status !== 'closed');
     const same = (feed: LiveFeed) => JSON.stringify(feed.state.games) === JSON.stringify(truth);
     try {
-      await waitFor(what, () => feeds.every(same), 20_000);
+      await waitFor(what, () => open.every(same), 20_000);
     } finally {
-      for (const feed of feeds) expect(feed.state.games).toEqual(truth);
+      for (const feed of open) expect(feed.state.games).toEqual(truth);
     }
     return truth;
   };
@@ -117,4 +124,45 @@ describe('the live helper across a dropped connection on a real evening', () => 
     expect(await refused('sk_not_a_key')).toMatchObject({ name: 'LiveError', fatal: true, message: expect.stringMatching(/invalid API key/i) });
     expect(await refused(key, { book_id: -4 })).toMatchObject({ name: 'LiveError', fatal: true, message: expect.stringMatching(/book_id/) });
   });
+
+  test('when the server shuts down and another process starts on the same address while captures come, then each helper resumes and ends with the state of GET /live', async () => {
+    // A process of its own (the shared app of this file stays up for GET /live): same database and bus.
+    const first = createApp({ config: t.config, db: t.db, bus: t.bus, logger: createLogger(t.config) });
+    await new Promise<void>((resolve) => first.httpServer.listen(0, '127.0.0.1', resolve));
+    const { port } = first.httpServer.address() as AddressInfo;
+    const client = new OddsClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: key });
+    const local = [client.live({ transport: 'socket.io', reconnectDelayMs: 100 }), client.live({ transport: 'sse' })];
+    feeds.push(...local);
+    const changes = new Map<LiveFeed, LiveChange[]>(local.map((f) => [f, []]));
+    for (const feed of local) feed.on('change', (c) => changes.get(feed)!.push(c));
+    await Promise.all(local.map((f) => f.ready));
+    await ingest(0, AFTERNOON);
+    await settled('the state before the restart');
+    const seen = local.map((f) => changes.get(f)!.length);
+
+    // A graceful shutdown (Socket.IO "io server disconnect", SSE `shutdown`), a capture while no
+    // process serves, then a new process on the same port.
+    const reconnecting = local.map((f) => new Promise<void>((resolve) => f.on('status', (s) => s === 'reconnecting' && resolve())));
+    await first.close();
+    await new Promise<void>((resolve) => first.httpServer.close(() => resolve()));
+    await Promise.all(reconnecting);
+    await ingest(1, AFTERNOON);
+    await ingest(2, AFTERNOON);
+    const second = createApp({ config: t.config, db: t.db, bus: t.bus, logger: createLogger(t.config) });
+    await new Promise<void>((resolve) => second.httpServer.listen(port, '127.0.0.1', resolve));
+    try {
+      const after = await settled('the state after the restart');
+      expect(after.map((g) => g.game_id)).toContain(264314);
+      // Socket.IO: the new process does not know the old stream, so a resync snapshot; SSE: the
+      // stored change log spans processes, so a catch-up delta from Last-Event-ID, no snapshot.
+      expect(changes.get(local[0]!)!.slice(seen[0]).map((c) => c.reason)).toContain('resync');
+      expect(changes.get(local[1]!)!.slice(seen[1]).filter((c) => c.kind === 'snapshot' && c.reason !== 'interval')).toEqual([]);
+      expect(local.map((feed) => feed.status)).toEqual(['live', 'live']);
+    } finally {
+      for (const feed of local) feed.close();
+      await second.close();
+      second.httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => second.httpServer.close(() => resolve()));
+    }
+  }, 120_000);
 });
