@@ -28,12 +28,25 @@ export function siteHref(href: string): string {
   return name === 'README' ? `/docs${anchor}` : `/docs/guides/${name}${anchor}`;
 }
 
+/** A link into the repository that the site does not serve (`../clients/typescript/README.md`): relative, and not a guide. */
+const repositoryOnly = (href: string) => !/^([a-z][a-z0-9+.-]*:|\/|#)/i.test(href);
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
 const marked = new Marked({
   gfm: true,
   walkTokens(token) {
     if (token.type === 'link') (token as Tokens.Link).href = siteHref((token as Tokens.Link).href);
   },
   renderer: {
+    // A guide may link a file of the repository (a README beside the code): it reads well on the
+    // repository's host, but the site does not serve it, so the page names the file instead of
+    // linking to a page that is not there.
+    link(token) {
+      if (!repositoryOnly(token.href)) return false;
+      const path = token.href.replace(/^(\.\.\/)+/, '').replace(/^\.\//, '');
+      return `${this.parser.parseInline(token.tokens)} (<code>${escapeHtml(path)}</code> in the repository)`;
+    },
     // GFM also strikes text between single tildes, and the guides write approximations that way
     // ("~1.6x ... ~1.3x"): only a double tilde strikes (false: marked's own rendering).
     del(token) {

@@ -23,6 +23,17 @@ describe('siteHref', () => {
 });
 
 describe('renderGuide', () => {
+  test('when a guide links a file of the repository that the site does not serve, then the page names the file instead of a dead link', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-guides-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'links.md'), '# Links\n\nSee [the client](../clients/typescript/README.md), [the protocol](live-protocol.md) and [the spec](https://example.com/x).\n');
+      const { html } = renderGuide('links', dir)!;
+      expect(html).toContain('See the client (<code>clients/typescript/README.md</code> in the repository), <a href="/docs/guides/live-protocol">the protocol</a> and <a href="https://example.com/x">the spec</a>.');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('when a guide writes approximations with single tildes, then nothing is struck through; a double tilde still strikes', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-guides-'));
     try {
