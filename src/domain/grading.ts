@@ -98,8 +98,8 @@ export function settle(bet: BetSelection, points: Points): Exclude<BetResult, 'v
 
 export interface Grade {
   result: BetResult;
-  /** Why a bet is void: `not_played` (postponed, cancelled) or `score_missing`. */
-  voidReason: 'not_played' | 'score_missing' | null;
+  /** Why a bet is void: `not_played` (postponed, cancelled), `score_missing`, or `did_not_play` (a prop's player, by the box score). */
+  voidReason: 'not_played' | 'score_missing' | 'did_not_play' | null;
 }
 
 /**

@@ -268,7 +268,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
       let outcome: Outcome;
       if (c.route.body) {
         // A POST body is one caller's own question: it is run, never cached or warmed.
-        const json = parseJson(await readBody(req));
+        const json = parseJson(await readBody(req, c.route.body.maxBytes));
         const body = c.route.body.schema.safeParse(json);
         if (!body.success) return fail(bodyError(body.error.issues));
         outcome = await runOperation(c, { ...parsed.variables, ...body.data }, parsed.params, auth);
