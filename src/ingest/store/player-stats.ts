@@ -58,6 +58,10 @@ export async function storePlayerBoxscores(prisma: PrismaClient, doc: Normalized
     // The odds sources' spellings of this game's players, linked to the two teams' box-score players.
     const quoted = (await playersQuotedOn(prisma, box.gameId)).filter((p) => !p.espnId || !teamOf.has(p.espnId));
     const open = quoted.filter((p) => !p.espnId);
+    // Players linked in other games whose athlete is not on these lines (did not play, or left out).
+    for (const p of quoted) {
+      if (p.espnId) outcome.unlinked.push({ path: `game ${box.gameId}`, reason: `player ${JSON.stringify(p.name)} (player ${p.id}, ESPN athlete ${p.espnId}) not in the box score of game ${box.gameId}: did not play, or left out of it` });
+    }
     const results = linkPlayerNames(open.map((p) => p.name), box.lines.map((l) => ({ id: l.athleteId, name: l.name })));
     results.forEach((r, i) => {
       if (r.playerId !== null) link(open[i]!, r.playerId);
