@@ -92,12 +92,21 @@ export async function writePlayerBoxscore(
     prisma.playerBoxscore.upsert({ where: { gameId: box.gameId }, create: { gameId: box.gameId, ...boxData }, update: boxData }),
     ...lines.map((l) => {
       const data = {
-        playerId: l.playerId, teamId: l.teamId, name: l.name, ...l.line, stats: l.stats, updatedAt: now,
+        // As [column, text] pairs: a JSON object's keys would come back in jsonb's order, not the box score's.
+        playerId: l.playerId, teamId: l.teamId, name: l.name, ...l.line, stats: statsPairs(l.stats), updatedAt: now,
         ...(l.previous && { previous: l.previous as unknown as Prisma.InputJsonValue, correctedAt: l.correctedAt }),
       };
       return prisma.playerGameStat.upsert({ where: { gameId_athleteId: { gameId: l.gameId, athleteId: l.athleteId } }, create: { gameId: l.gameId, athleteId: l.athleteId, ...data }, update: data });
     }),
   ]);
+}
+
+/** A line's stats as stored: [column, text] pairs in the box score's order. */
+export const statsPairs = (stats: Record<string, string>): Array<[string, string]> => Object.entries(stats);
+
+/** A stored line's stats as the box score writes them: its columns in order, each with its text. */
+export function statsOf(row: Pick<PlayerGameStat, 'stats'>): Record<string, string> {
+  return Array.isArray(row.stats) ? Object.fromEntries(row.stats as Array<[string, string]>) : ((row.stats ?? {}) as Record<string, string>);
 }
 
 /** The parsed line of a stored row. */

@@ -3,6 +3,8 @@ import type { Player, PlayerGameStat } from '../db/client';
 import { gameLogOf, linesOfGames, playerBoxscoresOf } from '../db/player-stats-repository';
 import type { ReadContext } from './read-context';
 
+export { statsOf } from '../db/player-stats-repository';
+
 // Player statistics as served (docs/player-props.md, "Player statistics"): a game's box score of
 // players by team (Game.playerStats, `players` of GET /games/:id/boxscore) and a player's game log
 // (Player.gameLog, GET /players/:id/games).

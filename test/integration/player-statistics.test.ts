@@ -177,7 +177,7 @@ describe('Props graded from ESPN box scores: the real WNBA props and box scores 
       expect(served.size).toBe(athletes.length);
       for (const { a, names } of athletes) {
         const p = served.get(a.athlete.id)!;
-        expect({ name: p.name, columns: p.columns, stats: names.map((n) => p.stats[n]), final: p.final }).toEqual({ name: a.athlete.displayName, columns: names, stats: a.stats, final: true });
+        expect({ name: p.name, columns: p.columns, stats: names.map((n) => p.stats[n]), order: Object.keys(p.stats), final: p.final }).toEqual({ name: a.athlete.displayName, columns: names, stats: a.stats, order: names, final: true });
       }
     }
   });

@@ -9,6 +9,7 @@ import {
   playersOfAthletes,
   playersQuotedOn,
   readPlayerBoxscore,
+  statsPairs,
   writePlayerBoxscore,
   type LinkablePlayer,
   type PlayerGameStatWrite,
@@ -99,7 +100,7 @@ export async function storePlayerBoxscores(prisma: PrismaClient, doc: Normalized
       const old = before.get(l.athleteId);
       const playerId = shownPlayer(byAthlete.get(l.athleteId)!, l.name);
       const oldLine = old ? lineOf(old) : null;
-      const unchanged = old && oldLine && sameLine(oldLine, l.line) && old.starter === l.line.starter && old.playerId === playerId && old.teamId === l.teamId && old.name === l.name && JSON.stringify(old.stats) === JSON.stringify(l.stats);
+      const unchanged = old && oldLine && sameLine(oldLine, l.line) && old.starter === l.line.starter && old.playerId === playerId && old.teamId === l.teamId && old.name === l.name && JSON.stringify(old.stats) === JSON.stringify(statsPairs(l.stats));
       if (unchanged) continue;
       // A statistic of a final line changed: a correction (the grade of a prop on it may change).
       const corrected = !!(old && oldLine && stored.box?.final && !sameLine(oldLine, l.line));
