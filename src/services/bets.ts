@@ -442,8 +442,8 @@ export async function gradeBets(ctx: Pick<ReadContext, 'loaders' | 'db'>, input:
 export async function outcomeGrade(ctx: Pick<ReadContext, 'loaders'>, q: GradedQuote) {
   const game = q.gameRow ?? (await ctx.loaders.gameById.load(q.gameId));
   if (!game || !(FINAL_STATUSES.includes(game.status) || VOID_STATUSES.includes(game.status))) return null;
-  // A prop is settled on the player's statistics, which no source of this service carries: graded
-  // only when the game was not played (void), never guessed (docs/player-props.md); no score read.
+  // A prop outcome is graded here only when the game was not played (void): its grade from the
+  // player's box-score line is POST /grade's (gradeBets), not a listing's (docs/player-props.md).
   if (isPropMarket(q.marketType) && !VOID_STATUSES.includes(game.status)) return null;
   return gradeOf(q, game, await ctx.loaders.boxscoreByGameId.load(q.gameId));
 }

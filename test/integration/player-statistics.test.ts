@@ -276,4 +276,26 @@ describe('Props graded from ESPN box scores: the real WNBA props and box scores 
       expect(JSON.stringify(res.body)).toMatch(message);
     }
   });
+
+  test('when a batch holds a summary without teams and one with a player without an id, then the first is refused with the reason and the rest is stored', async () => {
+    const bad = structuredClone(summaries[3]!);
+    delete (bad.body as any).header.competitions[0].competitors;
+    const partial = structuredClone(summaries[4]!);
+    const athletes = (partial.body as Summary).boxscore.players[0]!.statistics[0]!.athletes;
+    const dropped = athletes[0]!.athlete.id;
+    delete (athletes[0]!.athlete as any).id;
+    (partial.body as any).header.id = '999000002';
+    (partial.body as any).header.competitions[0].date = '2023-09-02T23:00Z';
+    const rejected: string[] = [];
+    const parts: SkippedPart[] = [];
+    const summary = await ingestDocuments([bad, partial], { db: t.db, bus: t.bus, onRejected: (_n, message) => rejected.push(message), onSkipped: (_n, p) => parts.push(...p) });
+    expect(summary).toMatchObject({ documents: 2, rejected: 1 });
+    expect(rejected).toEqual([expect.stringMatching(/header\.competitions\[0\]\.competitors: is required \(the two teams\)/)]);
+    expect(parts).toContainEqual({ path: 'boxscore.players[0].statistics[0].athletes[0].athlete.id', reason: 'a player without an ESPN athlete id is left out' });
+    const game = await t.db.prisma.game.findFirst({ where: { meta: { path: ['source_ids', 'espn'], equals: '999000002' } } });
+    const stored = await t.db.prisma.playerGameStat.findMany({ where: { gameId: game!.id } });
+    const total = (partial.body as Summary).boxscore.players.flatMap((team) => team.statistics[0]!.athletes).length;
+    expect(stored).toHaveLength(total - 1);
+    expect(stored.some((l) => l.athleteId === dropped)).toBe(false);
+  });
 });

@@ -1286,7 +1286,7 @@ export type Outcome = {
   priceChangedAt: Scalars['DateTime']['output'];
   /** Player props: points, rebounds, assists, threes, points_rebounds_assists, ... (null on game markets). */
   propType: Maybe<Scalars['String']['output']>;
-  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md). */
+  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md). */
   result: Maybe<BetResult>;
   /** home, away, over, under (over and under on team totals). */
   side: Scalars['String']['output'];
