@@ -990,7 +990,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1085,7 +1085,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1180,7 +1180,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1281,7 +1281,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1376,7 +1376,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1710,7 +1710,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1805,7 +1805,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1900,7 +1900,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2001,7 +2001,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2096,7 +2096,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2413,7 +2413,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2483,7 +2483,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2553,7 +2553,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2630,7 +2630,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2701,7 +2701,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2771,7 +2771,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5033,7 +5033,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -5570,7 +5570,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5665,7 +5665,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5760,7 +5760,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5861,7 +5861,7 @@ export interface operations {
                                                 /** @description Stored period, e.g. full_game. */
                                                 period: string;
                                                 /**
-                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                                  * @enum {string|null}
                                                  */
                                                 result: "won" | "lost" | "push" | "void" | null;
@@ -5956,7 +5956,7 @@ export interface operations {
                                                 /** @description Stored period, e.g. full_game. */
                                                 period: string;
                                                 /**
-                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                                  * @enum {string|null}
                                                  */
                                                 result: "won" | "lost" | "push" | "void" | null;
@@ -6046,7 +6046,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
