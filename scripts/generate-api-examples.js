@@ -18,6 +18,8 @@ const OUT = path.join(root, 'src', 'rest', 'examples', 'responses.json');
 const SERIES = path.join(root, 'test', 'fixtures', 'feeds', 'nba-2026-01-24.jsonl.gz');
 // Player props: the first capture of the real WNBA props (test/fixtures), a game of its own.
 const PROPS = path.join(root, 'test', 'fixtures', 'feeds', 'theoddsapi', 'wnba-props-2023-05_2023-07.jsonl.gz');
+// Player statistics: ESPN's real box scores of those props' games (test/fixtures), linked to their players.
+const ESPN = path.join(root, 'test', 'fixtures', 'feeds', 'espn', 'wnba-summary-2023-05_2023-07.jsonl.gz');
 const CUTOFF = new Date('2026-01-24T22:17:00Z');
 const NOW = new Date('2026-01-24T22:20:00Z');
 const DAY = '2026-01-24';
@@ -67,6 +69,9 @@ async function main() {
   }
   await ingestDocuments(firstProps(), { db });
   const propsGame = (await db.prisma.quote.findFirst({ where: { playerId: { gt: 0 } }, select: { gameId: true } })).gameId;
+  await ingestDocuments(readSources(ESPN), { db });
+  const propQuote = await db.prisma.quote.findFirst({ where: { gameId: propsGame, marketType: 'player_points', side: 'over', lineKey: '' }, orderBy: { id: 'asc' } });
+  const linkedPlayer = propQuote.playerId;
   // A starter plan of 2 requests a minute: its third request shows the 429.
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_KEY: 'examples-admin-key-0123456789', DATA_DIR: MEMORY, REST_CACHE_MS: '0', RATE_LIMIT_STARTER: '2' });
   const bus = createLocalBus();
@@ -100,6 +105,7 @@ async function main() {
       GameMarkets: `/games/${scheduled.game_id}/markets?book_id=${book}`,
       Teams: '/teams?team_id=158,160',
       Players: '/players?league_id=5&limit=2',
+      PlayerGames: `/players/${linkedPlayer}/games?limit=2`,
       Leagues: '/leagues',
       Sportsbooks: '/sportsbooks',
       Consensus: `/consensus?date=${DAY}&game_id=${scheduled.game_id}`,
@@ -132,7 +138,16 @@ async function main() {
     const bet = { game_id: finished.game_id, book_id: book, market_type: 'moneyline', period: 'full_game', side: 'home', price: close.price.american + 10, placed_at: close.captured_at };
     const BODIES = {
       BetClv: ['/clv', { bets: [bet], devig: 'power' }],
-      GradeBets: ['/grade', { bets: [{ game_id: bet.game_id, market_type: 'moneyline', side: 'home' }, { game_id: bet.game_id, market_type: 'moneyline', side: 'away' }] }],
+      GradeBets: [
+        '/grade',
+        {
+          bets: [
+            { game_id: bet.game_id, market_type: 'moneyline', side: 'home' },
+            { game_id: bet.game_id, market_type: 'moneyline', side: 'away' },
+            { game_id: propsGame, market_type: 'player_props', prop_type: 'points', player_id: linkedPlayer, side: 'over', line: propQuote.point },
+          ],
+        },
+      ],
     };
     for (const [operationId, [url, body]] of Object.entries(BODIES)) {
       const res = await post(url, JSON.stringify(body), elite);
@@ -178,9 +193,9 @@ async function main() {
     await record(401, '/games');
     await record(403, `/historical?start_date=${DAY}&end_date=${DAY}`, starter);
     await record(404, '/games/1', elite);
-    const large = await post('/grade', JSON.stringify({ bets: [], padding: 'x'.repeat(101 * 1024) }), elite);
-    if (large.status !== 413) throw new Error(`POST /grade with 101 kB: expected 413, got ${large.status}`);
-    errors[413] = { request: `POST ${PREFIX}/grade with a body of 101 kB`, body: large.body };
+    const large = await post('/clv', JSON.stringify({ bets: [], padding: 'x'.repeat(101 * 1024) }), elite);
+    if (large.status !== 413) throw new Error(`POST /clv with 101 kB: expected 413, got ${large.status}`);
+    errors[413] = { request: `POST ${PREFIX}/clv with a body of 101 kB`, body: large.body };
     await get('/sportsbooks', starter); // the starter's second request of the minute
     await record(429, '/sportsbooks', starter); // and its third: refused
     // 500 and 503 cannot be provoked on a healthy service: their bodies are the router's own

@@ -47,6 +47,24 @@ export interface Config {
   readonly webhooks: Readonly<WebhookConfig>;
   /** The Odds API v4 poller (docs/sources.md): ODDS_API_* settings; undefined without ODDS_API_KEY. */
   readonly oddsApi: Readonly<OddsApiConfig> | undefined;
+  /** ESPN's box scores (docs/sources.md, "ESPN"): ESPN_* settings; undefined unless ESPN_POLL is set. */
+  readonly espn: Readonly<EspnConfig> | undefined;
+}
+
+/** The ESPN summary poller (ESPN_*, docs/sources.md): box scores of final games, fetched politely. */
+export interface EspnConfig {
+  /** ESPN_BASE_URL: where ESPN's site API answers (tests point it at a local server). */
+  baseUrl: string;
+  /** ESPN_LEAGUES: league slugs polled (nba, wnba). */
+  leagues: readonly string[];
+  /** ESPN_INTERVAL_MS: how often the scoreboards of the last days are read for games gone final. */
+  intervalMs: number;
+  /** ESPN_REQUEST_GAP_MS: the least time between two requests (a polite rate: one a second by default). */
+  requestGapMs: number;
+  /** ESPN_CORRECTION_DAYS: how many days after a game its summary is fetched again (daily) for stat corrections. */
+  correctionDays: number;
+  /** ESPN_TIMEOUT_MS: how long a request may take. */
+  timeoutMs: number;
 }
 
 /** The Odds API poller (ODDS_API_*, docs/sources.md). */
@@ -185,6 +203,13 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   WEBHOOK_POLL_MS: int(20, 60_000).default(1_000),
   ODDS_API_KEY: z.string().min(1).optional(),
+  ESPN_POLL: z.enum(['0', '1', 'true', 'false']).optional(),
+  ESPN_BASE_URL: url(['http:', 'https:']).default('https://site.api.espn.com'),
+  ESPN_LEAGUES: list(/^(nba|wnba)$/, 'league slugs: nba,wnba').default(['nba', 'wnba']),
+  ESPN_INTERVAL_MS: int(60_000, 86_400_000).default(900_000),
+  ESPN_REQUEST_GAP_MS: int(200, 60_000).default(1_000),
+  ESPN_CORRECTION_DAYS: int(0, 14).default(3),
+  ESPN_TIMEOUT_MS: int(1000, 120_000).default(15_000),
   ODDS_API_BASE_URL: url(['http:', 'https:']).default('https://api.the-odds-api.com'),
   ODDS_API_SPORTS: list(/^[a-z0-9_]+$/, 'sport keys such as basketball_nba,basketball_wnba').default(['basketball_nba', 'basketball_wnba']),
   ODDS_API_REGIONS: list(/^[a-z0-9_]+$/, 'regions such as us,us2,uk,eu,au').default(['us']),
@@ -265,6 +290,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           propMarkets: e.ODDS_API_PROP_MARKETS,
           propsDailyBudget: Math.min(e.ODDS_API_DAILY_BUDGET, e.ODDS_API_PROPS_DAILY_BUDGET ?? Math.floor(e.ODDS_API_DAILY_BUDGET / 2)),
         })
+      : undefined,
+    espn: e.ESPN_POLL === '1' || e.ESPN_POLL === 'true'
+      ? Object.freeze({ baseUrl: e.ESPN_BASE_URL, leagues: e.ESPN_LEAGUES, intervalMs: e.ESPN_INTERVAL_MS, requestGapMs: e.ESPN_REQUEST_GAP_MS, correctionDays: e.ESPN_CORRECTION_DAYS, timeoutMs: e.ESPN_TIMEOUT_MS })
       : undefined,
     rateLimits: Object.freeze({ starter: e.RATE_LIMIT_STARTER, pro: e.RATE_LIMIT_PRO, elite: e.RATE_LIMIT_ELITE, admin: e.RATE_LIMIT_ADMIN, anonymous: e.RATE_LIMIT_ANONYMOUS }),
   });

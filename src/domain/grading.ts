@@ -98,8 +98,8 @@ export function settle(bet: BetSelection, points: Points): Exclude<BetResult, 'v
 
 export interface Grade {
   result: BetResult;
-  /** Why a bet is void: `not_played` (postponed, cancelled) or `score_missing`. */
-  voidReason: 'not_played' | 'score_missing' | null;
+  /** Why a bet is void: `not_played` (postponed, cancelled), `score_missing`, or `did_not_play` (a prop's player, by the box score). */
+  voidReason: 'not_played' | 'score_missing' | 'did_not_play' | null;
 }
 
 /**
@@ -107,7 +107,7 @@ export interface Grade {
  * started, being played, or an unknown status). Postponed and cancelled games void every bet; a
  * final game whose needed score is missing voids the bet too. A player prop (its stored market type:
  * player_points, ...) is graded only when that voids it: it settles on the player's statistics,
- * which no source carries, so it is never guessed from the score (docs/player-props.md).
+ * never guessed from the score: gradeProp (player-stats.ts) grades it from the player's line.
  */
 export function gradeBet(bet: BetSelection & { period: string }, status: string, score: GameScore | null): Grade | null {
   if (VOID_STATUSES.includes(status)) return { result: 'void', voidReason: 'not_played' };

@@ -26,6 +26,8 @@ export * from './listing-types';
 export * from './listing';
 export * from './market-view';
 export * from './players';
+export * from './player-linking';
+export * from './player-stats';
 export * from './bettable';
 export * from './middles';
 export * from './signals';

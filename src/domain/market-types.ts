@@ -169,6 +169,7 @@ export const MARKET_TYPE_TABLE = {
   player_blocks: overUnder('player_blocks', 'blocks', "A player's blocks over or under a line."),
   player_steals: overUnder('player_steals', 'steals', "A player's steals over or under a line."),
   player_turnovers: overUnder('player_turnovers', 'turnovers', "A player's turnovers over or under a line."),
+  player_blocks_steals: overUnder('player_blocks_steals', 'blocks_steals', "A player's blocks + steals over or under a line."),
   player_double_double: yesNo('player_double_double', 'double_double', 'Whether a player records a double-double.'),
   player_triple_double: yesNo('player_triple_double', 'triple_double', 'Whether a player records a triple-double.'),
 } as const satisfies Record<string, MarketTypeDefinition>;

@@ -110,10 +110,14 @@ export type FairGap = (typeof FAIR_GAPS)[number];
 /**
  * Why a bet has no result (POST /grade, docs/closing-and-grading.md):
  * - `not_final`: the game has no final result yet (not started, being played);
- * - `no_player_statistics`: a player prop on a game that was played: it settles on the player's
- *   statistics, which no source of the service carries, so it is never guessed.
+ * - `no_player_statistics`: a player prop on a final game whose box score of players is not stored
+ *   (yet): it settles on the player's statistics, so it is never guessed from the score;
+ * - `player_not_in_boxscore`: a player prop whose player is on no line of the game's final box
+ *   score (not linked to it, docs/player-props.md "Players across sources", or left out of it);
+ * - `statistic_missing`: the player's line lacks a statistic the prop counts.
+ * A player prop is pending (`not_final`) until its game's box score is final.
  */
-export const GRADE_GAPS = ['not_final', 'no_player_statistics'] as const;
+export const GRADE_GAPS = ['not_final', 'no_player_statistics', 'player_not_in_boxscore', 'statistic_missing'] as const;
 export type GradeGap = (typeof GRADE_GAPS)[number];
 
 /** What the instant a game went live was taken from: its start time, or an earlier first live price. */

@@ -125,5 +125,5 @@ export {
  * request and the limits of a webhook (src/services), so that REST and GraphQL refuse alike.
  */
 export { dateProblem, INSTANT_HINT, INTERVAL_HINT, parseInstant, parseInterval, SIDES_BY_MARKET, textProblem } from '../domain';
-export { MAX_BETS } from '../services/bet-rules';
+export { MAX_BETS, MAX_GRADED_BETS } from '../services/bet-rules';
 export { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOKS_PER_KEY } from '../services/webhooks';

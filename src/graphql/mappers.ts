@@ -10,6 +10,9 @@ export type League = Prisma.League;
 export type Sportsbook = Prisma.Sportsbook;
 export type Player = Prisma.Player;
 export type Boxscore = Prisma.Boxscore;
+/** A line of a box score of players (with its game's start time where read with it). */
+export type PlayerGameLine = Prisma.PlayerGameStat & { startTime?: Date | null };
+export type { TeamPlayerStats } from '../services/player-stats';
 export type Account = Prisma.Account;
 export type { KeyListing as ApiKeyListing } from '../db/account-store';
 /** Live deltas keep the spec's snake_case shape: Socket.IO replays send them as they are. */

@@ -1,7 +1,7 @@
 // Rows of one upstream document after normalisation: what src/ingest produces and the feed store
 // writes. Field names follow the Prisma models.
 
-import type { MarketType, StoredMarketType } from '../domain';
+import type { MarketType, PlayerLine, StoredMarketType } from '../domain';
 
 export { MARKET_TYPES, type MarketType } from '../domain';
 
@@ -194,6 +194,32 @@ export interface NormalizedDocument {
    * exhibition opponent), with its path in the document.
    */
   skipped?: SkippedPart[];
+  /**
+   * Box scores with players (ESPN's summary): each game's player lines, stored after the capture's
+   * statement by src/ingest/store/player-stats.ts (players linked across sources there).
+   */
+  playerBoxscores?: PlayerBoxscoreRow[];
+}
+
+/** One player's line in a box score: ESPN's athlete id and name, the team, the line parsed and as written. */
+export interface PlayerLineRow {
+  gameId: number;
+  athleteId: string;
+  name: string;
+  teamId: number;
+  line: PlayerLine;
+  /** The statistics exactly as the summary writes them, by its column name (`MIN`, `FG`, `3PT`, ...). */
+  stats: Record<string, string>;
+}
+
+/** A game's box score of players: the event it is, whether it is final, its columns per team and its lines. */
+export interface PlayerBoxscoreRow {
+  gameId: number;
+  source: string;
+  eventId: string;
+  final: boolean;
+  columns: Array<{ teamId: number; labels: string[]; keys: string[] }>;
+  lines: PlayerLineRow[];
 }
 
 /** A part of an upstream document left out of its rows (NormalizedDocument.skipped). */

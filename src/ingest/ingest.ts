@@ -4,6 +4,7 @@ import { CAPTURES_PER_STATEMENT, startDocument, type StartedCapture } from './st
 import type { EventBus } from '../events/bus';
 import { FeedDocumentError, formatOf, type FeedFormat } from './feeds';
 import type { SourceDocument } from './sources';
+import { storePlayerBoxscores } from './store/player-stats';
 
 export interface IngestSummary {
   documents: number;
@@ -102,6 +103,12 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     const { name, seenAt, doc, started } = item;
     started.send();
     const changes = await started.done;
+    // A box score's players, once its game is the stored one (docs/player-props.md, "Player statistics").
+    if (doc.playerBoxscores?.length) {
+      const stats = await storePlayerBoxscores(options.db.prisma, doc, seenAt);
+      if (stats.unlinked.length) options.onSkipped?.(name, stats.unlinked);
+      for (const box of doc.playerBoxscores) if (stats.lines && !changes.games.includes(box.gameId)) changes.games.push(box.gameId);
+    }
     summary.documents++;
     // Read once committed: the store renumbers the games of string-id sources to the games they are.
     for (const game of doc.games) games.add(game.id);

@@ -12,9 +12,10 @@ export const MAX_BODY_BYTES = 100 * 1024;
 /** Reads the whole body. @throws AppError PAYLOAD_TOO_LARGE past `limit` bytes (declared or sent) */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
+  const tooLarge = () => (limit === MAX_BODY_BYTES ? new AppError('PAYLOAD_TOO_LARGE') : new AppError('PAYLOAD_TOO_LARGE', `request body too large: the limit is ${Math.round(limit / 1024)} kB`));
   if (Number.isFinite(declared) && declared > limit) {
     req.resume(); // drain, so the answer reaches the client
-    throw new AppError('PAYLOAD_TOO_LARGE');
+    throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -22,7 +23,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     size += (chunk as Buffer).length;
     if (size > limit) {
       req.resume();
-      throw new AppError('PAYLOAD_TOO_LARGE');
+      throw tooLarge();
     }
     chunks.push(chunk as Buffer);
   }

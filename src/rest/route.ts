@@ -19,7 +19,7 @@ export interface Route {
    * The JSON body of a POST route: a zod schema whose output is merged into the variables (it
    * renames and checks; src/rest/body.ts), and its OpenAPI schema.
    */
-  body?: { schema: z.ZodType<Record<string, unknown>>; openapi: JsonSchema; description: string };
+  body?: { schema: z.ZodType<Record<string, unknown>>; openapi: JsonSchema; description: string; /** Largest body accepted (default MAX_BODY_BYTES, 100 kB). */ maxBytes?: number };
   /** One line for the OpenAPI document. */
   summary: string;
   description?: string;

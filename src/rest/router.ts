@@ -300,7 +300,7 @@ export function createRestHandler(deps: RestDeps): RestHandler {
         parsedUrls.set(parsedKey, parsed);
       }
       if ('error' in parsed) return fail(parsed.error);
-      const outcome = await outcomeFor(c, parsed, c.route.body ? parseJson(await readBody(req)) : undefined, auth);
+      const outcome = await outcomeFor(c, parsed, c.route.body ? parseJson(await readBody(req, c.route.body.maxBytes)) : undefined, auth);
       if ('error' in outcome) {
         if (outcome.error.code !== 'INTERNAL') return fail(outcome.error);
         deps.onError(outcome.cause, req);

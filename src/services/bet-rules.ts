@@ -6,8 +6,14 @@ import { invalidParameter } from './arguments';
 // Sides, periods and the kind of line come from the market-type table (src/domain/market-types.ts),
 // so a prop bet is checked by the same rules as a game bet.
 
-/** Most bets one request may carry. */
+/** Most bets one request may carry (CLV). */
 export const MAX_BETS = 500;
+
+/**
+ * Most bets one grading request may carry: a bettor's whole history (grading reads two statements
+ * for every prop bet, whatever their number; bench/grade-props.mjs measures 10,000).
+ */
+export const MAX_GRADED_BETS = 10_000;
 
 /** Largest |American price| accepted (a 1000-to-1 shot is +100000). */
 export const MAX_AMERICAN = 100_000;
@@ -16,9 +22,9 @@ export const MAX_AMERICAN = 100_000;
 const MAX_SPREAD = 100;
 const MAX_TOTAL = 500;
 
-/** Throws unless there are 1 to MAX_BETS bets. @throws AppError BAD_REQUEST */
-export function checkBetCount(count: number): void {
-  if (count < 1 || count > MAX_BETS) throw invalidParameter('bets', `must hold 1 to ${MAX_BETS} bets, got ${count}`);
+/** Throws unless there are 1 to `max` bets. @throws AppError BAD_REQUEST */
+export function checkBetCount(count: number, max = MAX_BETS): void {
+  if (count < 1 || count > max) throw invalidParameter('bets', `must hold 1 to ${max} bets, got ${count}`);
 }
 
 /** A bet as both inputs share it, market/period/side in lower case. */

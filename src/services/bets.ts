@@ -1,5 +1,6 @@
 import type { ClosingRow } from '../db/closing-repository';
-import type { Player } from '../db/client';
+import type { Player, PlayerBoxscore, PlayerGameStat } from '../db/client';
+import { lineOf, linesOfAthletes, playerBoxscoresOf } from '../db/player-stats-repository';
 import { listSportsbooks, type BoxscoreRow, type GameRow } from '../db/odds-repository';
 import {
   americanToDecimal,
@@ -11,6 +12,7 @@ import {
   DEFAULT_REFERENCE,
   FINAL_STATUSES,
   gradeBet,
+  gradeProp,
   hasLine,
   isPropMarket,
   marketTypeDefinition,
@@ -35,7 +37,7 @@ import {
   type StoredMarketType,
 } from '../domain';
 import { invalidParameter } from './arguments';
-import { checkBet, checkBetCount, checkPrice } from './bet-rules';
+import { checkBet, checkBetCount, checkPrice, MAX_GRADED_BETS } from './bet-rules';
 import { closingMarket, leagueOf, loadClosing, priceOf, type ClosingLine, type ClosingPrice, type ClosingSet, type PlayerBrief } from './closing';
 import type { ReadContext } from './read-context';
 
@@ -115,6 +117,12 @@ export interface BetGrade extends BetEcho {
   homePoints: number | null;
   awayPoints: number | null;
   gradedAt: Date | null;
+  /** A prop bet: the statistic it counted on the player's line (the sum; on a double-double the categories in double figures). */
+  playerValue: number | null;
+  /** A prop bet whose line a corrected box score changed: when, else null. */
+  statisticsCorrectedAt: Date | null;
+  /** The result before that correction when the correction changed it (the bet was graded again), else null. */
+  previousResult: BetResult | null;
 }
 
 /** A quote as outcomeGrade reads it; `gameRow` is its game when its market preloaded it. */
@@ -322,47 +330,108 @@ export async function betClv(
   return out;
 }
 
+/** The box scores of players and the lines the prop bets need: one read of each for every bet. */
+async function propLinesOf(
+  ctx: Pick<ReadContext, 'db'>,
+  bets: ReadonlyArray<{ gameId: number; playerId?: number | null | undefined; prop: boolean }>,
+  players: ReadonlyMap<number, Player>,
+): Promise<{ boxes: Map<number, PlayerBoxscore>; lines: Map<string, PlayerGameStat> }> {
+  const props = bets.filter((b) => b.prop);
+  if (!props.length) return { boxes: new Map(), lines: new Map() };
+  const gameIds = [...new Set(props.map((b) => b.gameId))];
+  const pairs = new Map<string, { gameId: number; athleteId: string }>();
+  for (const b of props) {
+    const athleteId = players.get(b.playerId!)?.espnId;
+    if (athleteId) pairs.set(`${b.gameId}|${athleteId}`, { gameId: b.gameId, athleteId });
+  }
+  const [boxes, lines] = await Promise.all([playerBoxscoresOf(ctx.db.prisma, gameIds), linesOfAthletes(ctx.db.prisma, [...pairs.values()])]);
+  return { boxes: new Map(boxes.map((b) => [b.gameId, b])), lines: new Map(lines.map((l) => [`${l.gameId}|${l.athleteId}`, l])) };
+}
+
 /**
- * The grade of each bet from its game's stored score (a prop bet: void when the game was not played,
- * else no grade). @throws AppError BAD_REQUEST naming the first bad bet (its rules, an unknown game or player)
+ * The grade of a prop bet from its player's line (docs/closing-and-grading.md, "Player props"):
+ * void when the game was not played or the player did not play; pending (`not_final`) until the
+ * game's box score is final; else won, lost or push at the bet's line, graded again on a corrected
+ * line (the previous result is given when the correction changed it).
  */
-export async function gradeBets(ctx: Pick<ReadContext, 'loaders'>, input: readonly GradeBetInput[]): Promise<BetGrade[]> {
-  checkBetCount(input.length);
+function propGrade(
+  bet: { marketType: string; side: string; line: number | null },
+  game: GameRow,
+  box: PlayerBoxscore | undefined,
+  line: PlayerGameStat | undefined,
+): Pick<BetGrade, 'result' | 'resultMissingReason' | 'gradedAt' | 'playerValue' | 'statisticsCorrectedAt' | 'previousResult'> {
+  const none = { playerValue: null, statisticsCorrectedAt: null, previousResult: null };
+  if (VOID_STATUSES.includes(game.status)) return { result: 'void', resultMissingReason: null, gradedAt: game.updatedAt, ...none };
+  if (!box) return { result: null, resultMissingReason: FINAL_STATUSES.includes(game.status) ? 'no_player_statistics' : 'not_final', gradedAt: null, ...none };
+  if (!box.final) return { result: null, resultMissingReason: 'not_final', gradedAt: null, ...none };
+  if (!line) return { result: null, resultMissingReason: 'player_not_in_boxscore', gradedAt: null, ...none };
+  const selection = { marketType: bet.marketType, side: bet.side, point: bet.line };
+  const grade = gradeProp(selection, lineOf(line));
+  if (!grade) return { result: null, resultMissingReason: 'statistic_missing', gradedAt: null, ...none };
+  const before = line.previous ? gradeProp(selection, line.previous as never) : null;
+  return {
+    result: grade.result,
+    resultMissingReason: null,
+    gradedAt: line.correctedAt ?? box.fetchedAt,
+    playerValue: grade.value,
+    statisticsCorrectedAt: line.correctedAt,
+    previousResult: before && before.result !== grade.result ? before.result : null,
+  };
+}
+
+/**
+ * The grade of each bet: a game bet from its game's stored score, a prop bet from its player's line
+ * in the game's box score (propGrade). @throws AppError BAD_REQUEST naming the first bad bet (its
+ * rules, an unknown game or player)
+ */
+export async function gradeBets(ctx: Pick<ReadContext, 'loaders' | 'db'>, input: readonly GradeBetInput[]): Promise<BetGrade[]> {
+  checkBetCount(input.length, MAX_GRADED_BETS);
   const bets = input.map((b, i) => {
     const bet = { ...b, period: b.period ?? 'full_game', line: b.line ?? null };
-    return { ...bet, stored: checkBet(i, bet) };
+    const stored = checkBet(i, bet);
+    return { ...bet, stored, prop: isPropMarket(stored) };
   });
   const games = await gamesOf(ctx, bets);
   const players = await playersOf(ctx, bets, games);
-  return Promise.all(
-    bets.map(async (b, index): Promise<BetGrade> => {
-      const game = games.get(b.gameId)!;
-      const box = await ctx.loaders.boxscoreByGameId.load(b.gameId);
-      const prop = isPropMarket(b.stored);
-      // A prop bet is graded on its stored market type: void when the game was not played, else
-      // never (no player statistics), and the reason says so rather than refusing the bet.
-      const { grade, gradedAt } = gradeOf({ ...b, marketType: b.stored, point: b.line }, game, box);
-      const score = scoreOf(box);
+  const { boxes, lines } = await propLinesOf(ctx, bets, players);
+  const scores = new Map<number, BoxscoreRow | null>();
+  const gameBetIds = [...new Set(bets.filter((b) => !b.prop).map((b) => b.gameId))];
+  (await ctx.loaders.boxscoreByGameId.loadMany(gameBetIds)).forEach((box, i) => scores.set(gameBetIds[i]!, box instanceof Error ? null : box));
+  return bets.map((b, index): BetGrade => {
+    const game = games.get(b.gameId)!;
+    const echo = {
+      index,
+      gameId: b.gameId,
+      marketType: b.marketType,
+      propType: propTypeOf(b.stored),
+      player: playerBrief(players, b.playerId),
+      period: b.period,
+      side: b.side,
+      line: b.line,
+      gameStatus: game.status,
+    };
+    if (b.prop) {
+      const athleteId = players.get(b.playerId!)?.espnId;
+      const line = athleteId ? lines.get(`${b.gameId}|${athleteId}`) : undefined;
       // A prop is not settled on the score: the period's points would read as its grade.
-      const points = score && !prop ? pointsOfPeriod(score, b.period) : null;
-      return {
-        index,
-        gameId: b.gameId,
-        marketType: b.marketType,
-        propType: propTypeOf(b.stored),
-        player: playerBrief(players, b.playerId),
-        period: b.period,
-        side: b.side,
-        line: b.line,
-        gameStatus: game.status,
-        result: grade?.result ?? null,
-        resultMissingReason: grade ? null : prop ? 'no_player_statistics' : 'not_final',
-        homePoints: points?.home ?? null,
-        awayPoints: points?.away ?? null,
-        gradedAt,
-      };
-    }),
-  );
+      return { ...echo, ...propGrade({ marketType: b.stored, side: b.side, line: b.line }, game, boxes.get(b.gameId), line), homePoints: null, awayPoints: null };
+    }
+    const box = scores.get(b.gameId) ?? null;
+    const { grade, gradedAt } = gradeOf({ ...b, marketType: b.stored, point: b.line }, game, box);
+    const score = scoreOf(box);
+    const points = score ? pointsOfPeriod(score, b.period) : null;
+    return {
+      ...echo,
+      result: grade?.result ?? null,
+      resultMissingReason: grade ? null : 'not_final',
+      homePoints: points?.home ?? null,
+      awayPoints: points?.away ?? null,
+      gradedAt,
+      playerValue: null,
+      statisticsCorrectedAt: null,
+      previousResult: null,
+    };
+  });
 }
 
 /**
@@ -373,8 +442,8 @@ export async function gradeBets(ctx: Pick<ReadContext, 'loaders'>, input: readon
 export async function outcomeGrade(ctx: Pick<ReadContext, 'loaders'>, q: GradedQuote) {
   const game = q.gameRow ?? (await ctx.loaders.gameById.load(q.gameId));
   if (!game || !(FINAL_STATUSES.includes(game.status) || VOID_STATUSES.includes(game.status))) return null;
-  // A prop is settled on the player's statistics, which no source of this service carries: graded
-  // only when the game was not played (void), never guessed (docs/player-props.md); no score read.
+  // A prop outcome is graded here only when the game was not played (void): its grade from the
+  // player's box-score line is POST /grade's (gradeBets), not a listing's (docs/player-props.md).
   if (isPropMarket(q.marketType) && !VOID_STATUSES.includes(game.status)) return null;
   return gradeOf(q, game, await ctx.loaders.boxscoreByGameId.load(q.gameId));
 }

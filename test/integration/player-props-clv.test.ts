@@ -307,7 +307,7 @@ describe('CLV of player prop bets and closes of yes/no props: the real WNBA prop
     });
   });
 
-  test('when prop bets are graded, then each has a null result with its reason, beside a game bet\'s', async () => {
+  test('when prop bets are graded before any box score, then each is pending (not_final) with its reason, beside a game bet\'s', async () => {
     const { bet } = propBets(1)[0]!;
     const { game_id, market_type, prop_type, player_id, side: s, line } = bet;
     const res = await post('/grade', [
@@ -317,8 +317,8 @@ describe('CLV of player prop bets and closes of yes/no props: the real WNBA prop
     ]);
     expect(res.status).toBe(200);
     const [prop, yesNoProp, game] = res.body.data;
-    expect(prop).toMatchObject({ index: 0, market_type: 'player_props', prop_type, player: { id: player_id }, line, result: null, result_missing_reason: 'no_player_statistics', home_points: null, away_points: null, graded_at: null });
-    expect(yesNoProp).toMatchObject({ prop_type: 'double_double', side: 'no', line: null, result: null, result_missing_reason: 'no_player_statistics' });
+    expect(prop).toMatchObject({ index: 0, market_type: 'player_props', prop_type, player: { id: player_id }, line, result: null, result_missing_reason: 'not_final', home_points: null, away_points: null, graded_at: null });
+    expect(yesNoProp).toMatchObject({ prop_type: 'double_double', side: 'no', line: null, result: null, result_missing_reason: 'not_final' });
     expect(game).toMatchObject({ market_type: 'moneyline', prop_type: null, player: null, result: null, result_missing_reason: 'not_final' });
   });
 
@@ -398,7 +398,7 @@ describe('CLV of player prop bets and closes of yes/no props: the real WNBA prop
     const over = side(outcome[1], 'over');
     const bet = { game_id: gameId, market_type: 'player_props', prop_type: market!.replace(/^player_/, ''), player_id: playerIds.get(player!), side: 'over', line: over.point };
     const before = await post('/grade', [bet]);
-    expect(before.body.data[0]).toMatchObject({ result: null, result_missing_reason: 'no_player_statistics' });
+    expect(before.body.data[0]).toMatchObject({ result: null, result_missing_reason: 'not_final' });
     await t.db.prisma.game.update({ where: { id: gameId }, data: { status: 'cancelled' } });
     const after = await post('/grade', [bet]);
     expect(after.body.data[0]).toMatchObject({ game_status: 'cancelled', result: 'void', result_missing_reason: null, graded_at: expect.any(String) });

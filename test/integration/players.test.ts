@@ -36,7 +36,7 @@ describe('players: /players and Query.players on the real props captures', () =>
     const stored = await t.db.prisma.player.count();
     expect(all.length).toBe(stored);
     expect(all.length).toBeGreaterThan(30);
-    for (const p of all) expect(p).toEqual({ id: expect.any(Number), name: expect.any(String), league_id: WNBA, team_id: null });
+    for (const p of all) expect(p).toEqual({ id: expect.any(Number), name: expect.any(String), league_id: WNBA, team_id: null, espn_id: null });
     expect(all.map((p) => p.name)).toEqual([...all.map((p) => p.name)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     // Two spellings of one player are one record.
     expect(all.filter((p) => /wilson/i.test(p.name))).toHaveLength(1);

@@ -85,6 +85,23 @@ describe('simulated player props through the public API', () => {
     expect(listing.data).toEqual([]);
   });
 
+  test('when the game has ended, then its box score is in and its players\' in-play props grade from their lines (the demo grades props)', async () => {
+    const box = await t.get(`${BASE}/games/${game.id}/boxscore`, key);
+    expect(box.status).toBe(200);
+    const lines = box.body.data.players.flatMap((team: any) => team.players);
+    expect(lines).toHaveLength(2 * SIM_PLAYERS_PER_TEAM);
+    expect(box.body.data.players.every((team: any) => team.final)).toBe(true);
+    const outcomes = answers.get(IN_PLAY)!.live.data[0].markets.player_props.outcomes.filter((o: any) => o.prop_type === 'points');
+    const res = await t.request('POST', `${BASE}/grade`, key, {
+      bets: outcomes.map((o: any) => ({ game_id: game.id, market_type: 'player_props', prop_type: 'points', player_id: o.player.id, side: o.side, line: o.point })),
+    });
+    expect(res.status).toBe(200);
+    res.body.data.forEach((g: any, i: number) => {
+      const points = lines.find((l: any) => l.player_id === outcomes[i].player.id).points;
+      expect({ result: g.result, value: g.player_value }).toEqual({ result: (outcomes[i].side === 'over') === points > outcomes[i].point ? 'won' : 'lost', value: points });
+    });
+  });
+
   test('when /players is asked by team, then the simulated roster is there with its team', async () => {
     const res = await t.get(`${BASE}/players?team_id=${home.id}`, key);
     expect(res.status).toBe(200);

@@ -1,4 +1,6 @@
 import { normalizeOddsApi } from '../../src/ingest/feeds/the-odds-api/normalize';
+import { normalizeEspnSummary } from '../../src/ingest/feeds/espn/normalize';
+import { gradeProp } from '../../src/domain';
 import { teamsOfLeague, LEAGUE_ID_NBA, LEAGUE_ID_WNBA } from '../../src/ingest/reference-data';
 import { createSimulator } from '../../src/ingest/simulator';
 import { rosterOf, SIM_PROPS_POSTED_HOURS_BEFORE } from '../../src/ingest/simulator/props';
@@ -95,5 +97,34 @@ describe('propsPollNextAt', () => {
     expect(propsPollNextAt(start, at(120), null)).toBe(at(120).getTime());
     expect(propsPollNextAt(start, at(120), at(125))).toBe(at(110).getTime());
     expect(propsPollNextAt(start, at(120), at(200))).toBe(at(120).getTime());
+  });
+
+  test('when a game is final, then its box score (ESPN\'s summary shape) has the scoreboard\'s score and a line for every prop player, so that the last in-play lines grade', () => {
+    for (const g of games) {
+      const end = Date.parse(g.final_at);
+      expect(sim.summariesAt(new Date(end - 60_000)).some((b: any) => b.header.id === `simulated-${g.id}`)).toBe(false);
+      const body = sim.summariesAt(new Date(end + 60_000)).find((b: any) => b.header.id === `simulated-${g.id}`)!;
+      expect(body).toBeDefined();
+      const doc = normalizeEspnSummary(body, 'sim', { simulated: true });
+      const final = sim.gameAt(g.id, new Date(end + 60_000))!;
+      expect(doc.boxscores[0]).toMatchObject({ homeScore: final.boxscore!.total_home_points, awayScore: final.boxscore!.total_away_points });
+      expect(doc.games[0]).toMatchObject({ simulated: true, status: 'finished' });
+      const box = doc.playerBoxscores![0]!;
+      expect(box.final).toBe(true);
+      const last = eventAt(g.id, end - 60_000)!;
+      const players = new Set(last.bookmakers.flatMap((b) => b.markets.flatMap((m) => m.outcomes.map((o) => o.description))));
+      expect(new Set(box.lines.map((l) => l.name))).toEqual(players);
+      // The line of the last in-play capture stays above what the player had then: every over is graded, none pushes.
+      for (const b of last.bookmakers) {
+        for (const m of b.markets) {
+          for (const o of m.outcomes) {
+            const line = box.lines.find((l) => l.name === o.description)!.line;
+            expect(gradeProp({ marketType: m.key, side: o.name.toLowerCase(), point: o.point }, line)?.result).toMatch(/^(won|lost)$/);
+          }
+        }
+      }
+      // Gone once the game is official.
+      expect(sim.summariesAt(new Date(Date.parse(g.closed_at) + 60_000)).some((b: any) => b.header.id === `simulated-${g.id}`)).toBe(false);
+    }
   });
 });

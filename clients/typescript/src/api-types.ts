@@ -108,6 +108,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/nba/odds/players/{player_id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's game log: the player's box-score lines (ESPN's summary), newest game first
+         * @description One line per game of the athlete the player is linked to (espn_id; docs/player-props.md): the statistics parsed (null where the box score gives none) and stats, the line exactly as the box score writes it (by column: MIN, FG, 3PT, ...). corrected_at and previous: the last stat correction. A player no box score linked has no lines.
+         */
+        get: operations["PlayerGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/nba/odds/leagues": {
         parameters: {
             query?: never;
@@ -426,8 +446,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Grades (won, lost, push, void) of up to 500 bets from the games' final scores
-         * @description result is null until the game is final (finished or closed); postponed and cancelled games void every bet, and so does a missing period score. graded_at is when the feed last changed the score graded: a score correction re-grades and moves it. result_missing_reason says why result is null: not_final, or no_player_statistics on a player prop (market_type player_props, prop_type, player_id): a prop settles on the player's statistics, which no source carries, so it is void when the game was not played and never graded otherwise.
+         * Grades (won, lost, push, void) of up to 10,000 bets: game bets from the games' final scores, player props from the players' box-score lines
+         * @description result is null until the game is final (finished or closed); postponed and cancelled games void every bet, and so does a missing period score. graded_at is when the feed last changed the score graded: a score correction re-grades and moves it. A player prop (market_type player_props, prop_type, player_id) is graded from the player's line in the game's box score (ESPN's summary, docs/player-props.md): won, lost or push at the line (double_double, triple_double: yes or no), void when the player did not play or the game was not played, pending (result null, not_final) until the box score is final; player_value is what the prop counted; a corrected box score grades it again: statistics_corrected_at says when, previous_result what it was when the correction changed it. result_missing_reason says why result is null: not_final, no_player_statistics (no box score of players stored for a final game), player_not_in_boxscore (the player is on no line of the final box score: not linked to it, or left out of it) or statistic_missing.
          */
         post: operations["GradeBets"];
         delete?: never;
@@ -970,7 +990,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1065,7 +1085,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1160,7 +1180,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1261,7 +1281,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1356,7 +1376,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -1690,7 +1710,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1785,7 +1805,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1880,7 +1900,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -1981,7 +2001,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2076,7 +2096,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2203,6 +2223,75 @@ export interface operations {
                                 /** @description Away team's second-half points. */
                                 away_second_half: number | null;
                             } | null;
+                            /** @description Each team's players with their line (ESPN's box score); empty until the game's box score of players is stored. */
+                            players: {
+                                /** @description The team. */
+                                team_id: number;
+                                /** @description Whether the box score is final (player props are graded only then). */
+                                final: boolean;
+                                /** @description The box score's columns, in its order and naming (the keys of each line's stats). */
+                                columns: string[];
+                                /** @description The team's players with their line, starters first. */
+                                players: {
+                                    /** @description The game. */
+                                    game_id: number;
+                                    /** @description ESPN's athlete id of the player. */
+                                    athlete_id: string;
+                                    /** @description The player the line is shown as (GET /players; the player of the box score's spelling). */
+                                    player_id: number;
+                                    /** @description The team the player played for in this game (from the box score). */
+                                    team_id: number;
+                                    /** @description The player's name as the box score writes it. */
+                                    name: string;
+                                    /** @description Whether the player started. */
+                                    starter: boolean;
+                                    /** @description Whether the box score says the player did not play (props on the player are void). */
+                                    did_not_play: boolean;
+                                    /** @description The line exactly as the box score writes it: each column's text by the column's name (MIN, FG, 3PT, ...). */
+                                    stats: unknown;
+                                    /** @description Minutes played. */
+                                    minutes: number | null;
+                                    /** @description Points. */
+                                    points: number | null;
+                                    /** @description Rebounds (offensive + defensive). */
+                                    rebounds: number | null;
+                                    /** @description Offensive rebounds. */
+                                    offensive_rebounds: number | null;
+                                    /** @description Defensive rebounds. */
+                                    defensive_rebounds: number | null;
+                                    /** @description Assists. */
+                                    assists: number | null;
+                                    /** @description Three-pointers made. */
+                                    threes_made: number | null;
+                                    /** @description Three-pointers attempted. */
+                                    threes_attempted: number | null;
+                                    /** @description Field goals made. */
+                                    field_goals_made: number | null;
+                                    /** @description Field goals attempted. */
+                                    field_goals_attempted: number | null;
+                                    /** @description Free throws made. */
+                                    free_throws_made: number | null;
+                                    /** @description Free throws attempted. */
+                                    free_throws_attempted: number | null;
+                                    /** @description Steals. */
+                                    steals: number | null;
+                                    /** @description Blocks. */
+                                    blocks: number | null;
+                                    /** @description Turnovers. */
+                                    turnovers: number | null;
+                                    /** @description Personal fouls. */
+                                    fouls: number | null;
+                                    /** @description Plus-minus. */
+                                    plus_minus: number | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description When a corrected box score last changed a statistic of this line; null if never.
+                                     */
+                                    corrected_at: string | null;
+                                    /** @description The statistics before that correction (the fields above, as they were); null if never corrected. */
+                                    previous: unknown;
+                                }[];
+                            }[];
                         };
                     };
                 };
@@ -2324,7 +2413,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2394,7 +2483,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2464,7 +2553,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2541,7 +2630,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -2612,7 +2701,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2682,7 +2771,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -2872,6 +2961,8 @@ export interface operations {
                              *     and no team is guessed): null otherwise. A player who changes teams stays one player, this updated.
                              */
                             team_id: number | null;
+                            /** @description ESPN's athlete id once the player is linked to a box score (docs/player-props.md); null otherwise. */
+                            espn_id: string | null;
                         }[];
                         /** @description Number of records in data */
                         count: number;
@@ -2893,6 +2984,136 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    PlayerGames: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description Index of the first line */
+                offset?: number;
+            };
+            header?: {
+                /** @description The ETag of a body already held: the answer is a 304 without a body while the data is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Player id */
+                player_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A player's game log: the player's box-score lines (ESPN's summary), newest game first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description true: the request succeeded
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The lines of this page, newest game first. */
+                        data: {
+                            /** @description The game. */
+                            game_id: number;
+                            /** @description ESPN's athlete id of the player. */
+                            athlete_id: string;
+                            /** @description The player the line is shown as (GET /players; the player of the box score's spelling). */
+                            player_id: number;
+                            /** @description The team the player played for in this game (from the box score). */
+                            team_id: number;
+                            /** @description The player's name as the box score writes it. */
+                            name: string;
+                            /** @description Whether the player started. */
+                            starter: boolean;
+                            /** @description Whether the box score says the player did not play (props on the player are void). */
+                            did_not_play: boolean;
+                            /** @description The line exactly as the box score writes it: each column's text by the column's name (MIN, FG, 3PT, ...). */
+                            stats: unknown;
+                            /** @description Minutes played. */
+                            minutes: number | null;
+                            /** @description Points. */
+                            points: number | null;
+                            /** @description Rebounds (offensive + defensive). */
+                            rebounds: number | null;
+                            /** @description Offensive rebounds. */
+                            offensive_rebounds: number | null;
+                            /** @description Defensive rebounds. */
+                            defensive_rebounds: number | null;
+                            /** @description Assists. */
+                            assists: number | null;
+                            /** @description Three-pointers made. */
+                            threes_made: number | null;
+                            /** @description Three-pointers attempted. */
+                            threes_attempted: number | null;
+                            /** @description Field goals made. */
+                            field_goals_made: number | null;
+                            /** @description Field goals attempted. */
+                            field_goals_attempted: number | null;
+                            /** @description Free throws made. */
+                            free_throws_made: number | null;
+                            /** @description Free throws attempted. */
+                            free_throws_attempted: number | null;
+                            /** @description Steals. */
+                            steals: number | null;
+                            /** @description Blocks. */
+                            blocks: number | null;
+                            /** @description Turnovers. */
+                            turnovers: number | null;
+                            /** @description Personal fouls. */
+                            fouls: number | null;
+                            /** @description Plus-minus. */
+                            plus_minus: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When a corrected box score last changed a statistic of this line; null if never.
+                             */
+                            corrected_at: string | null;
+                            /** @description The statistics before that correction (the fields above, as they were); null if never corrected. */
+                            previous: unknown;
+                            /**
+                             * Format: date-time
+                             * @description The game's start time.
+                             */
+                            start_time: string | null;
+                        }[];
+                        /** @description Number of records in data */
+                        count: number;
+                        /** @description Where this page lies among the records matching the filters */
+                        pagination: {
+                            /** @description Page size, as asked (default 100, at most 1000) */
+                            limit: number;
+                            /** @description Zero-based index of the first record of this page */
+                            offset: number;
+                            /** @description Number of records matching the filters, on every page */
+                            total: number;
+                            /** @description true when records follow this page */
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3852,7 +4073,7 @@ export interface operations {
                 /** @description Only these players (GET /players) (comma-separated and/or repeated) */
                 player_id?: number[];
                 /** @description Only these props (comma-separated and/or repeated) */
-                prop_type?: ("points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double")[];
+                prop_type?: ("points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "blocks_steals" | "double_double" | "triple_double")[];
                 /** @description Listed sportsbooks (references, consensus and arbitrage still use every book) (comma-separated and/or repeated) */
                 book_id?: number[];
                 /** @description over, under (props with a line), yes, no (double_double, triple_double) (comma-separated and/or repeated) */
@@ -4812,7 +5033,7 @@ export interface operations {
                                         /** @description Stored period, e.g. full_game. */
                                         period: string;
                                         /**
-                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                         * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                          * @enum {string|null}
                                          */
                                         result: "won" | "lost" | "push" | "void" | null;
@@ -5349,7 +5570,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5444,7 +5665,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5539,7 +5760,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -5640,7 +5861,7 @@ export interface operations {
                                                 /** @description Stored period, e.g. full_game. */
                                                 period: string;
                                                 /**
-                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                                  * @enum {string|null}
                                                  */
                                                 result: "won" | "lost" | "push" | "void" | null;
@@ -5735,7 +5956,7 @@ export interface operations {
                                                 /** @description Stored period, e.g. full_game. */
                                                 period: string;
                                                 /**
-                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                                 * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                                  * @enum {string|null}
                                                  */
                                                 result: "won" | "lost" | "push" | "void" | null;
@@ -5825,7 +6046,7 @@ export interface operations {
                                             /** @description Stored period, e.g. full_game. */
                                             period: string;
                                             /**
-                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md).
+                                             * @description Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md).
                                              * @enum {string|null}
                                              */
                                             result: "won" | "lost" | "push" | "void" | null;
@@ -6027,7 +6248,7 @@ export interface operations {
                          * @description player_props bets only (required there): the prop
                          * @enum {string}
                          */
-                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
+                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "blocks_steals" | "double_double" | "triple_double";
                         /** @description player_props bets only (required there): the player (GET /players) */
                         player_id?: number;
                         /**
@@ -6077,7 +6298,7 @@ export interface operations {
                      * @description player_props bets only (required there): the prop
                      * @enum {string}
                      */
-                    prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
+                    prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "blocks_steals" | "double_double" | "triple_double";
                     /** @description player_props bets only (required there): the player (GET /players) */
                     player_id?: number;
                     /**
@@ -6400,11 +6621,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description {"bets": [...]} or a bare array of bets (at most 500). */
+        /** @description {"bets": [...]} or a bare array of bets (at most 10000, a body of at most 2 MB). */
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The bets, at most 500 */
+                    /** @description The bets, at most 10000 */
                     bets: {
                         /** @description The game of the bet */
                         game_id: number;
@@ -6417,7 +6638,7 @@ export interface operations {
                          * @description player_props bets only (required there): the prop
                          * @enum {string}
                          */
-                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
+                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "blocks_steals" | "double_double" | "triple_double";
                         /** @description player_props bets only (required there): the player (GET /players) */
                         player_id?: number;
                         /**
@@ -6446,7 +6667,7 @@ export interface operations {
                      * @description player_props bets only (required there): the prop
                      * @enum {string}
                      */
-                    prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
+                    prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "blocks_steals" | "double_double" | "triple_double";
                     /** @description player_props bets only (required there): the player (GET /players) */
                     player_id?: number;
                     /**
@@ -6466,7 +6687,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Grades (won, lost, push, void) of up to 500 bets from the games' final scores */
+            /** @description Grades (won, lost, push, void) of up to 10,000 bets: game bets from the games' final scores, player props from the players' box-score lines */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6482,7 +6703,7 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description Grades of up to 500 bets from the games' final scores. */
+                        /** @description Grades of up to 10,000 bets: game bets from the games' final scores, player props from the players' box-score lines. */
                         data: {
                             /** @description The bet's position in the list (0-based). */
                             index: number;
@@ -6519,7 +6740,7 @@ export interface operations {
                             /** @description The game's status. */
                             game_status: string;
                             /**
-                             * @description The result; null while the game has no final result yet, and on player props of played games (resultMissingReason).
+                             * @description The result; null while the game (a player prop: its box score) has no final result yet, or when the result cannot be told (resultMissingReason).
                              * @enum {string|null}
                              */
                             result: "won" | "lost" | "push" | "void" | null;
@@ -6527,16 +6748,28 @@ export interface operations {
                              * @description Why result is null; null when there is a result.
                              * @enum {string|null}
                              */
-                            result_missing_reason: "not_final" | "no_player_statistics" | null;
+                            result_missing_reason: "not_final" | "no_player_statistics" | "player_not_in_boxscore" | "statistic_missing" | null;
                             /** @description Home points of the period graded; null when unknown. */
                             home_points: number | null;
                             /** @description Away points of the period graded; null when unknown. */
                             away_points: number | null;
                             /**
                              * Format: date-time
-                             * @description When the score the grade was computed from was last changed by the feed (a correction re-grades and moves it).
+                             * @description When the score (a player prop: the player's line) the grade was computed from was last changed by the feed (a correction re-grades and moves it).
                              */
                             graded_at: string | null;
+                            /** @description Player props: what the prop counted on the player's line (the statistic or the sum; double- and triple-doubles: the categories in double figures); null otherwise. */
+                            player_value?: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Player props: when a corrected box score last changed the player's line; null if never.
+                             */
+                            statistics_corrected_at?: string | null;
+                            /**
+                             * @description Player props: the result before that correction, when the correction changed it (the bet was graded again); null otherwise.
+                             * @enum {string|null}
+                             */
+                            previous_result?: "won" | "lost" | "push" | "void" | null;
                         }[];
                         /** @description Number of records in data */
                         count: number;
@@ -6692,7 +6925,7 @@ export interface operations {
                          * @description ev on market_type player_props: only this prop type
                          * @enum {string}
                          */
-                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
+                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "blocks_steals" | "double_double" | "triple_double";
                         /** @description line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required */
                         min_cents?: number;
                         /** @description line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books */
@@ -6989,7 +7222,7 @@ export interface operations {
                          * @description ev on market_type player_props: only this prop type
                          * @enum {string}
                          */
-                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "double_double" | "triple_double";
+                        prop_type?: "points" | "rebounds" | "assists" | "threes" | "points_rebounds_assists" | "points_rebounds" | "points_assists" | "rebounds_assists" | "blocks" | "steals" | "turnovers" | "blocks_steals" | "double_double" | "triple_double";
                         /** @description line_move: the least price move in American cents (-110 to -120 is 10); min_cents or min_points is required */
                         min_cents?: number;
                         /** @description line_move: the least line move in points; steam, reverse_line_movement: the least point move of a book counted in min_books */

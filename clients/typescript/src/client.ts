@@ -100,6 +100,10 @@ export class OddsClient {
   listPlayers(query: QueryOf<'Players'> = {}) {
     return this.call(this.http.GET('/api/v1/nba/odds/players', { params: { query } }));
   }
+  /** GET /players/{player_id}/games: a player's game log (box-score lines, newest game first). */
+  getPlayerGames(playerId: number, query: QueryOf<'PlayerGames'> = {}) {
+    return this.call(this.http.GET('/api/v1/nba/odds/players/{player_id}/games', { params: { path: { player_id: playerId }, query } }));
+  }
   /** GET /leagues. */
   listLeagues(query: QueryOf<'Leagues'> = {}) {
     return this.call(this.http.GET('/api/v1/nba/odds/leagues', { params: { query } }));

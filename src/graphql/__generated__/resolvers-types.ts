@@ -23,7 +23,7 @@ import type { ReferenceChoice } from '../../domain';
 import type { WebhookPredicateType } from '../../domain';
 import type { WebhookDeliveryStatus } from '../../domain';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { Game as GameModel, Team as TeamModel, League as LeagueModel, Sportsbook as SportsbookModel, Player as PlayerModel, Boxscore as BoxscoreModel, Markets as MarketsModel, Market as MarketModel, Outcome as OutcomeModel, ConsensusRecord as ConsensusRecordModel, BettingInfo as BettingInfoModel, ApiKeyListing as ApiKeyListingModel, Account as AccountModel, LiveOddsChange as LiveOddsChangeModel, LiveGameChange as LiveGameChangeModel, LiveQuoteChange as LiveQuoteChangeModel } from '../mappers';
+import type { Game as GameModel, Team as TeamModel, League as LeagueModel, Sportsbook as SportsbookModel, Player as PlayerModel, Boxscore as BoxscoreModel, PlayerGameLine as PlayerGameLineModel, TeamPlayerStats as TeamPlayerStatsModel, Markets as MarketsModel, Market as MarketModel, Outcome as OutcomeModel, ConsensusRecord as ConsensusRecordModel, BettingInfo as BettingInfoModel, ApiKeyListing as ApiKeyListingModel, Account as AccountModel, LiveOddsChange as LiveOddsChangeModel, LiveGameChange as LiveGameChangeModel, LiveQuoteChange as LiveQuoteChangeModel } from '../mappers';
 import type { GraphQLContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -196,7 +196,7 @@ export type BetGrade = {
   gameId: Scalars['Int']['output'];
   /** The game's status. */
   gameStatus: Scalars['String']['output'];
-  /** When the score the grade was computed from was last changed by the feed (a correction re-grades and moves it). */
+  /** When the score (a player prop: the player's line) the grade was computed from was last changed by the feed (a correction re-grades and moves it). */
   gradedAt: Maybe<Scalars['DateTime']['output']>;
   /** Home points of the period graded; null when unknown. */
   homePoints: Maybe<Scalars['Int']['output']>;
@@ -210,14 +210,20 @@ export type BetGrade = {
   period: Period;
   /** Player props: the player (null on game markets). */
   player: Maybe<PlayerBrief>;
+  /** Player props: what the prop counted on the player's line (the statistic or the sum; double- and triple-doubles: the categories in double figures); null otherwise. */
+  playerValue: Maybe<Scalars['Float']['output']>;
+  /** Player props: the result before that correction, when the correction changed it (the bet was graded again); null otherwise. */
+  previousResult: Maybe<BetResult>;
   /** Player props: points, rebounds, ... (null on game markets). */
   propType: Maybe<Scalars['String']['output']>;
-  /** The result; null while the game has no final result yet, and on player props of played games (resultMissingReason). */
+  /** The result; null while the game (a player prop: its box score) has no final result yet, or when the result cannot be told (resultMissingReason). */
   result: Maybe<BetResult>;
   /** Why result is null; null when there is a result. */
   resultMissingReason: Maybe<GradeGap>;
   /** The side. */
   side: Side;
+  /** Player props: when a corrected box score last changed the player's line; null if never. */
+  statisticsCorrectedAt: Maybe<Scalars['DateTime']['output']>;
 };
 
 export { BetResult };
@@ -595,6 +601,8 @@ export type Game = {
   meta: Maybe<Scalars['JSON']['output']>;
   /** Number of bets on the game as the feed reports it. */
   numBets: Maybe<Scalars['Int']['output']>;
+  /** Each team's players with their line (ESPN's box score); empty until the game's box score of players is stored. */
+  playerStats: Array<TeamPlayerStats>;
   /** The feed's own status word, unmapped. */
   realStatus: Maybe<Scalars['String']['output']>;
   /** Season, e.g. 2025. */
@@ -643,7 +651,7 @@ export type GradeBetInput = {
   gameId: Scalars['Int']['input'];
   /** The bet's handicap (spread), total or player's line; required on spreads, totals and props with a line, absent on moneylines and yes/no props; a multiple of 0.5. */
   line?: InputMaybe<Scalars['Float']['input']>;
-  /** The market: MONEYLINE, SPREAD, TOTAL, or PLAYER_PROPS (with propType and playerId; never graded on a played game, see GradeGap). */
+  /** The market: MONEYLINE, SPREAD, TOTAL, or PLAYER_PROPS (with propType and playerId; graded from the player's box-score line, see GradeGap). */
   marketType: LiveMarketType;
   /** The period (default FULL_GAME; props are full game only). */
   period?: InputMaybe<Period>;
@@ -1278,7 +1286,7 @@ export type Outcome = {
   priceChangedAt: Scalars['DateTime']['output'];
   /** Player props: points, rebounds, assists, threes, points_rebounds_assists, ... (null on game markets). */
   propType: Maybe<Scalars['String']['output']>;
-  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (no source carries player statistics: docs/player-props.md). */
+  /** Result of this outcome at its point (final, postponed and cancelled games); null while the game has no final result, and on player props unless the game was not played (a prop bet is graded from the player's box-score line by gradeBets: docs/player-props.md). */
   result: Maybe<BetResult>;
   /** home, away, over, under (over and under on team totals). */
   side: Scalars['String']['output'];
@@ -1306,6 +1314,10 @@ export { Plan };
 /** A player (issue 22): one per league and normalised name, whatever source or spelling named them. */
 export type Player = {
   __typename?: 'Player';
+  /** ESPN's athlete id once the player is linked to a box score (docs/player-props.md); null otherwise. */
+  espnId: Maybe<Scalars['String']['output']>;
+  /** The player's lines in box scores, newest game first. */
+  gameLog: PlayerGameLinePage;
   /** Stable player id. */
   id: Scalars['Int']['output'];
   /** League id (4 NBA, 5 WNBA). */
@@ -1319,6 +1331,13 @@ export type Player = {
   teamId: Maybe<Scalars['Int']['output']>;
 };
 
+
+/** A player (issue 22): one per league and normalised name, whatever source or spelling named them. */
+export type PlayerGameLogArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
 /** A player as a prop outcome names them. */
 export type PlayerBrief = {
   __typename?: 'PlayerBrief';
@@ -1328,6 +1347,76 @@ export type PlayerBrief = {
   name: Scalars['String']['output'];
   /** The player's team when a source says it (The Odds API's props do not); null otherwise. */
   teamId: Maybe<Scalars['Int']['output']>;
+};
+
+/** One player's line in one game's box score: the statistics parsed, and as the box score writes them (stats). */
+export type PlayerGameLine = {
+  __typename?: 'PlayerGameLine';
+  /** Assists. */
+  assists: Maybe<Scalars['Int']['output']>;
+  /** ESPN's athlete id of the player. */
+  athleteId: Scalars['String']['output'];
+  /** Blocks. */
+  blocks: Maybe<Scalars['Int']['output']>;
+  /** When a corrected box score last changed a statistic of this line; null if never. */
+  correctedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Defensive rebounds. */
+  defensiveRebounds: Maybe<Scalars['Int']['output']>;
+  /** Whether the box score says the player did not play (props on the player are void). */
+  didNotPlay: Scalars['Boolean']['output'];
+  /** Field goals attempted. */
+  fieldGoalsAttempted: Maybe<Scalars['Int']['output']>;
+  /** Field goals made. */
+  fieldGoalsMade: Maybe<Scalars['Int']['output']>;
+  /** Personal fouls. */
+  fouls: Maybe<Scalars['Int']['output']>;
+  /** Free throws attempted. */
+  freeThrowsAttempted: Maybe<Scalars['Int']['output']>;
+  /** Free throws made. */
+  freeThrowsMade: Maybe<Scalars['Int']['output']>;
+  /** The game. */
+  gameId: Scalars['Int']['output'];
+  /** Minutes played. */
+  minutes: Maybe<Scalars['Int']['output']>;
+  /** The player's name as the box score writes it. */
+  name: Scalars['String']['output'];
+  /** Offensive rebounds. */
+  offensiveRebounds: Maybe<Scalars['Int']['output']>;
+  /** The player the line is shown as (GET /players; the player of the box score's spelling). */
+  playerId: Scalars['Int']['output'];
+  /** Plus-minus. */
+  plusMinus: Maybe<Scalars['Int']['output']>;
+  /** Points. */
+  points: Maybe<Scalars['Int']['output']>;
+  /** The statistics before that correction (the fields above, as they were); null if never corrected. */
+  previous: Maybe<Scalars['JSON']['output']>;
+  /** Rebounds (offensive + defensive). */
+  rebounds: Maybe<Scalars['Int']['output']>;
+  /** The game's start time. */
+  startTime: Maybe<Scalars['DateTime']['output']>;
+  /** Whether the player started. */
+  starter: Scalars['Boolean']['output'];
+  /** The line exactly as the box score writes it: each column's text by the column's name (MIN, FG, 3PT, ...). */
+  stats: Scalars['JSON']['output'];
+  /** Steals. */
+  steals: Maybe<Scalars['Int']['output']>;
+  /** The team the player played for in this game (from the box score). */
+  teamId: Scalars['Int']['output'];
+  /** Three-pointers attempted. */
+  threesAttempted: Maybe<Scalars['Int']['output']>;
+  /** Three-pointers made. */
+  threesMade: Maybe<Scalars['Int']['output']>;
+  /** Turnovers. */
+  turnovers: Maybe<Scalars['Int']['output']>;
+};
+
+/** A page of a player's game lines. */
+export type PlayerGameLinePage = {
+  __typename?: 'PlayerGameLinePage';
+  /** The lines of this page, newest game first. */
+  items: Array<PlayerGameLine>;
+  /** All the player's lines. */
+  total: Scalars['Int']['output'];
 };
 
 /** A page of players. */
@@ -1381,7 +1470,7 @@ export type Query = {
    * of them is kept), and which games are listed is decided by the filters as now.
    */
   games: GamePage;
-  /** Grades of up to 500 bets from the games' final scores. */
+  /** Grades of up to 10,000 bets: game bets from the games' final scores, player props from the players' box-score lines. */
   gradeBets: Array<BetGrade>;
   /**
    * Snapshots from the odds history (Pro, Elite), one per game starting between startDate and endDate
@@ -1422,6 +1511,8 @@ export type Query = {
   middles: Array<Middle>;
   /** Always true: lets a client check its key and the schema cheaply. */
   ok: Scalars['Boolean']['output'];
+  /** A player's lines in box scores, newest game first (GET /players/:player_id/games); NOT_FOUND for an unknown player. */
+  playerGameLog: PlayerGameLinePage;
   /**
    * Players ordered by name, then id. name matches any part of the player's name or of an alias
    * regardless of case, accents, punctuation and word order (every word of it must appear).
@@ -1589,6 +1680,14 @@ export type QueryMiddlesArgs = {
   marketType?: InputMaybe<Array<MiddleMarketType>>;
   minEvPer100?: InputMaybe<Scalars['Float']['input']>;
   period?: InputMaybe<ListingPeriod>;
+};
+
+
+/** Reads: games, markets, listings, live odds, reference data. Every field needs an API key unless marked admin. */
+export type QueryPlayerGameLogArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  playerId: Scalars['Int']['input'];
 };
 
 
@@ -1825,6 +1924,19 @@ export type TeamBrief = {
   id: Scalars['Int']['output'];
   /** Full name. */
   name: Maybe<Scalars['String']['output']>;
+};
+
+/** One team's players in a game's box score. */
+export type TeamPlayerStats = {
+  __typename?: 'TeamPlayerStats';
+  /** The box score's columns, in its order and naming (the keys of each line's stats). */
+  columns: Array<Scalars['String']['output']>;
+  /** Whether the box score is final (player props are graded only then). */
+  final: Scalars['Boolean']['output'];
+  /** The team's players with their line, starters first. */
+  players: Array<PlayerGameLine>;
+  /** The team. */
+  teamId: Scalars['Int']['output'];
 };
 
 /** Total consensus of a game. */
@@ -2117,6 +2229,8 @@ export type ResolversTypes = {
   Plan: Plan;
   Player: ResolverTypeWrapper<PlayerModel>;
   PlayerBrief: ResolverTypeWrapper<PlayerBrief>;
+  PlayerGameLine: ResolverTypeWrapper<PlayerGameLineModel>;
+  PlayerGameLinePage: ResolverTypeWrapper<Omit<PlayerGameLinePage, 'items'> & { items: Array<ResolversTypes['PlayerGameLine']> }>;
   PlayerPage: ResolverTypeWrapper<Omit<PlayerPage, 'items'> & { items: Array<ResolversTypes['Player']> }>;
   PublicBettingSummary: ResolverTypeWrapper<PublicBettingSummary>;
   Query: ResolverTypeWrapper<{}>;
@@ -2133,6 +2247,7 @@ export type ResolversTypes = {
   Team: ResolverTypeWrapper<TeamModel>;
   TeamAbbr: ResolverTypeWrapper<TeamAbbr>;
   TeamBrief: ResolverTypeWrapper<TeamBrief>;
+  TeamPlayerStats: ResolverTypeWrapper<TeamPlayerStatsModel>;
   TotalConsensus: ResolverTypeWrapper<TotalConsensus>;
   UpdateWebhookInput: UpdateWebhookInput;
   Webhook: ResolverTypeWrapper<Webhook>;
@@ -2209,6 +2324,8 @@ export type ResolversParentTypes = {
   PeriodScore: PeriodScore;
   Player: PlayerModel;
   PlayerBrief: PlayerBrief;
+  PlayerGameLine: PlayerGameLineModel;
+  PlayerGameLinePage: Omit<PlayerGameLinePage, 'items'> & { items: Array<ResolversParentTypes['PlayerGameLine']> };
   PlayerPage: Omit<PlayerPage, 'items'> & { items: Array<ResolversParentTypes['Player']> };
   PublicBettingSummary: PublicBettingSummary;
   Query: {};
@@ -2221,6 +2338,7 @@ export type ResolversParentTypes = {
   Team: TeamModel;
   TeamAbbr: TeamAbbr;
   TeamBrief: TeamBrief;
+  TeamPlayerStats: TeamPlayerStatsModel;
   TotalConsensus: TotalConsensus;
   UpdateWebhookInput: UpdateWebhookInput;
   Webhook: Webhook;
@@ -2331,10 +2449,13 @@ export type BetGradeResolvers<ContextType = GraphQLContext, ParentType extends R
   marketType?: Resolver<ResolversTypes['LiveMarketType'], ParentType, ContextType>;
   period?: Resolver<ResolversTypes['Period'], ParentType, ContextType>;
   player?: Resolver<Maybe<ResolversTypes['PlayerBrief']>, ParentType, ContextType>;
+  playerValue?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  previousResult?: Resolver<Maybe<ResolversTypes['BetResult']>, ParentType, ContextType>;
   propType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   result?: Resolver<Maybe<ResolversTypes['BetResult']>, ParentType, ContextType>;
   resultMissingReason?: Resolver<Maybe<ResolversTypes['GradeGap']>, ParentType, ContextType>;
   side?: Resolver<ResolversTypes['Side'], ParentType, ContextType>;
+  statisticsCorrectedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -2538,6 +2659,7 @@ export type GameResolvers<ContextType = GraphQLContext, ParentType extends Resol
   markets?: Resolver<ResolversTypes['Markets'], ParentType, ContextType, RequireFields<GameMarketsArgs, 'period'>>;
   meta?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   numBets?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  playerStats?: Resolver<Array<ResolversTypes['TeamPlayerStats']>, ParentType, ContextType>;
   realStatus?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   season?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   startTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -2560,7 +2682,7 @@ export type GamePageResolvers<ContextType = GraphQLContext, ParentType extends R
 
 export type GameStatusFilterResolvers = EnumResolverSignature<{ CANCELLED?: any, CLOSED?: any, FINISHED?: any, IN_PROGRESS?: any, LIVE?: any, POSTPONED?: any, SCHEDULED?: any, UNKNOWN?: any }, ResolversTypes['GameStatusFilter']>;
 
-export type GradeGapResolvers = EnumResolverSignature<{ NOT_FINAL?: any, NO_PLAYER_STATISTICS?: any }, ResolversTypes['GradeGap']>;
+export type GradeGapResolvers = EnumResolverSignature<{ NOT_FINAL?: any, NO_PLAYER_STATISTICS?: any, PLAYER_NOT_IN_BOXSCORE?: any, STATISTIC_MISSING?: any }, ResolversTypes['GradeGap']>;
 
 export type HistoricalPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['HistoricalPage'] = ResolversParentTypes['HistoricalPage']> = {
   items?: Resolver<Array<ResolversTypes['HistoricalSnapshot']>, ParentType, ContextType>;
@@ -2901,6 +3023,8 @@ export type PeriodScoreResolvers<ContextType = GraphQLContext, ParentType extend
 export type PlanResolvers = EnumResolverSignature<{ ELITE?: any, PRO?: any, STARTER?: any }, ResolversTypes['Plan']>;
 
 export type PlayerResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Player'] = ResolversParentTypes['Player']> = {
+  espnId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  gameLog?: Resolver<ResolversTypes['PlayerGameLinePage'], ParentType, ContextType, Partial<PlayerGameLogArgs>>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   leagueId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2912,6 +3036,44 @@ export type PlayerBriefResolvers<ContextType = GraphQLContext, ParentType extend
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   teamId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PlayerGameLineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlayerGameLine'] = ResolversParentTypes['PlayerGameLine']> = {
+  assists?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  athleteId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  blocks?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  correctedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  defensiveRebounds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  didNotPlay?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  fieldGoalsAttempted?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  fieldGoalsMade?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  fouls?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  freeThrowsAttempted?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  freeThrowsMade?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  gameId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  minutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  offensiveRebounds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  playerId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  plusMinus?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  points?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  previous?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  rebounds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  startTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  starter?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  stats?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  steals?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  teamId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  threesAttempted?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  threesMade?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  turnovers?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PlayerGameLinePageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlayerGameLinePage'] = ResolversParentTypes['PlayerGameLinePage']> = {
+  items?: Resolver<Array<ResolversTypes['PlayerGameLine']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -2945,6 +3107,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   marketListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryMarketListingArgs, 'devig' | 'live' | 'marketType' | 'period' | 'reference'>>;
   middles?: Resolver<Array<ResolversTypes['Middle']>, ParentType, ContextType, RequireFields<QueryMiddlesArgs, 'live' | 'period'>>;
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  playerGameLog?: Resolver<ResolversTypes['PlayerGameLinePage'], ParentType, ContextType, RequireFields<QueryPlayerGameLogArgs, 'playerId'>>;
   players?: Resolver<ResolversTypes['PlayerPage'], ParentType, ContextType, Partial<QueryPlayersArgs>>;
   propListing?: Resolver<Array<ResolversTypes['ListingOutcome']>, ParentType, ContextType, RequireFields<QueryPropListingArgs, 'devig' | 'live' | 'reference'>>;
   sportsbooks?: Resolver<Array<ResolversTypes['Sportsbook']>, ParentType, ContextType>;
@@ -3031,6 +3194,14 @@ export type TeamBriefResolvers<ContextType = GraphQLContext, ParentType extends 
   abbr?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type TeamPlayerStatsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TeamPlayerStats'] = ResolversParentTypes['TeamPlayerStats']> = {
+  columns?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  final?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  players?: Resolver<Array<ResolversTypes['PlayerGameLine']>, ParentType, ContextType>;
+  teamId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -3167,6 +3338,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Plan?: PlanResolvers;
   Player?: PlayerResolvers<ContextType>;
   PlayerBrief?: PlayerBriefResolvers<ContextType>;
+  PlayerGameLine?: PlayerGameLineResolvers<ContextType>;
+  PlayerGameLinePage?: PlayerGameLinePageResolvers<ContextType>;
   PlayerPage?: PlayerPageResolvers<ContextType>;
   PublicBettingSummary?: PublicBettingSummaryResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
@@ -3182,6 +3355,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Team?: TeamResolvers<ContextType>;
   TeamAbbr?: TeamAbbrResolvers<ContextType>;
   TeamBrief?: TeamBriefResolvers<ContextType>;
+  TeamPlayerStats?: TeamPlayerStatsResolvers<ContextType>;
   TotalConsensus?: TotalConsensusResolvers<ContextType>;
   Webhook?: WebhookResolvers<ContextType>;
   WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;

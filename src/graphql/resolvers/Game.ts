@@ -2,6 +2,7 @@ import type { Team as TeamModel } from '../mappers';
 import type { BoxscoreResolvers, GameResolvers } from '../__generated__/resolvers-types';
 import { inLiveScope } from '../live-scope';
 import { displayedQuotes, type QuoteRow } from '../../services/quotes';
+import { teamPlayerStats } from '../../services/player-stats';
 
 export const Game: GameResolvers = {
   gameId: (g) => g.id,
@@ -13,6 +14,7 @@ export const Game: GameResolvers = {
   },
   leagueName: async (g, _a, ctx) => (await ctx.loaders.leagueById.load(g.leagueId))?.name ?? null,
   boxscore: (g, _a, ctx) => ctx.loaders.boxscoreByGameId.load(g.id),
+  playerStats: (g, _a, ctx) => teamPlayerStats(ctx, g),
   broadcast: (g) => {
     if (!g.broadcast || typeof g.broadcast !== 'object') return null;
     const b = g.broadcast as Record<string, unknown>;

@@ -13,7 +13,7 @@ import { LiveMovementQuery } from './LiveMovement';
 import { LiveOdds, LiveOddsFields, LiveQuery } from './LiveOdds';
 import { OddsStreamSubscription } from './OddsStream';
 import { LiveGameChange, LiveOddsChange, LiveQuoteChange } from './LiveOddsChange';
-import { PlayerQuery } from './Player';
+import { Player, PlayerGameLine, PlayerQuery } from './Player';
 import { Query } from './Query';
 import { enumResolvers } from '../enums';
 import { scalarResolvers } from './scalars';
@@ -29,7 +29,7 @@ export const resolvers: Resolvers[] = [
   { Query, Mutation },
   { Query: AdminQuery, Account, ApiKeyListing },
   { Game, Boxscore, Team, League, Sportsbook },
-  { Query: PlayerQuery },
+  { Query: PlayerQuery, Player, PlayerGameLine },
   { Markets, Market, Outcome, CoreBetTypes },
   { ConsensusRecord, BettingInfo },
   { Query: ListingQuery },

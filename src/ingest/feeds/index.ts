@@ -2,6 +2,7 @@ import type { Config } from '../../config';
 import type { SourceDocument } from '../sources';
 import { actionNetwork } from './actionnetwork';
 import { theOddsApi } from './the-odds-api';
+import { espn } from './espn';
 import type { FeedFormat, FeedQuota } from './format';
 
 export type { FeedFormat, FeedPoller, FeedQuota, PollContext } from './format';
@@ -11,7 +12,7 @@ export { FeedDocumentError } from './feed-document-error';
  * Every format the ingest reads, in the order they are tried on a capture: the one registration of a
  * format (its folder holds the rest: recognise, validate, normalise, poll, quota).
  */
-export const FEED_FORMATS: readonly FeedFormat[] = [actionNetwork, theOddsApi];
+export const FEED_FORMATS: readonly FeedFormat[] = [actionNetwork, theOddsApi, espn];
 
 /** The quotas of the sources this process polls, by format name: made once, shared by their pollers, /readyz and /metrics. */
 export function feedQuotas(config: Config): Map<string, FeedQuota> {

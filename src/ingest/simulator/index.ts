@@ -44,7 +44,7 @@ import { SIM_BOOKS } from './books';
 import { localDateOf } from './calendar';
 import { buildGame, leagueObject } from './feed-json';
 import { validateOptions, type SimGame, type SimulatorOptions } from './options';
-import { propEvent } from './props';
+import { propEvent, summaryEvent } from './props';
 import { planDay, type GamePlan } from './schedule';
 
 export { DEFAULT_SIM_TIME_ZONE, SIM_GAME_ID_BASE, type SimGame, type SimulatorOptions } from './options';
@@ -69,6 +69,8 @@ export interface Simulator {
    * tip until closed (no bookmakers from the final on). See props.ts.
    */
   propEventsAt(now: Date): Map<string, Array<Record<string, unknown>>>;
+  /** Box scores as ESPN's summary documents at `now`: each game from its final until official. See props.ts. */
+  summariesAt(now: Date): Array<Record<string, unknown>>;
 }
 
 
@@ -125,6 +127,13 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         out.set(sport, [...(out.get(sport) ?? []), event]);
       }
       return out;
+    },
+    summariesAt(now: Date): Array<Record<string, unknown>> {
+      const nowMs = instantMs(now);
+      return allPlans().flatMap((plan) => {
+        const summary = summaryEvent(opts.seed, plan, nowMs);
+        return summary ? [summary] : [];
+      });
     },
     gameAt(gameId: number, now: Date): FeedGame | undefined {
       allPlans();

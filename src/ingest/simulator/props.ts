@@ -178,3 +178,57 @@ export function propEvent(seed: number, plan: GamePlan, nowMs: number): Record<s
   return { ...event, bookmakers };
 }
 
+
+/** ESPN's box-score columns the simulator writes (names and keys as ESPN's summary has them). */
+const SUMMARY_COLUMNS = {
+  names: ['MIN', '3PT', 'REB', 'AST', 'STL', 'BLK', 'TO', 'PTS'],
+  keys: ['minutes', 'threePointFieldGoalsMade-threePointFieldGoalsAttempted', 'rebounds', 'assists', 'steals', 'blocks', 'turnovers', 'points'],
+} as const;
+
+/**
+ * A final game's box score as ESPN's summary document (src/ingest/feeds/espn), between the final
+ * buzzer and the game going official (closedMs), or undefined: the score the scoreboard shows, and
+ * each prop player's line, the statistics statsSoFar gives at the final (the ones its props were
+ * priced on in play), so the demo's props grade (docs/simulator.md). Only the prop players are
+ * listed: a box score leaves nobody out that a prop names. Event ids are `simulated-<game id>`.
+ */
+export function summaryEvent(seed: number, plan: GamePlan, nowMs: number): Record<string, unknown> | undefined {
+  if (nowMs < plan.endMs || nowMs >= plan.closedMs) return undefined;
+  const s = stateAt(plan, nowMs);
+  if (s.phase !== 'final' && s.phase !== 'closed') return undefined;
+  const competitor = (team: TeamRef, side: 'home' | 'away') => ({ homeAway: side, team: { abbreviation: team.abbr, displayName: team.full_name }, score: String(sum(side === 'home' ? s.home : s.away)) });
+  const players = (team: TeamRef) => ({
+    team: { abbreviation: team.abbr, displayName: team.full_name },
+    statistics: [
+      {
+        ...SUMMARY_COLUMNS,
+        labels: SUMMARY_COLUMNS.names,
+        athletes: rosterOf(seed, team).map((p, slot) => {
+          const stats = statsSoFar(seed, plan, p, s);
+          const r = new Rng(seed, 'box-line', plan.game.id, p.name);
+          const line = [
+            String(24 + r.int(0, 12)), `${stats.threes}-${stats.threes + r.int(0, 4)}`, String(stats.rebounds), String(stats.assists),
+            String(r.int(0, 3)), String(r.int(0, 2)), String(r.int(0, 4)), String(stats.points),
+          ];
+          // Athlete ids of the simulated world: from the team and slot, stable for a seed.
+          return { active: false, athlete: { id: String(9_000_000 + team.id * 10 + slot), displayName: p.name }, starter: true, didNotPlay: false, ejected: false, stats: line };
+        }),
+      },
+    ],
+  });
+  return {
+    header: {
+      id: `simulated-${plan.game.id}`,
+      league: { slug: plan.league.id === LEAGUE_ID_NBA ? 'nba' : 'wnba' },
+      competitions: [
+        {
+          id: `simulated-${plan.game.id}`,
+          date: new Date(plan.tipMs).toISOString(),
+          status: { type: { name: 'STATUS_FINAL', state: 'post', completed: true, description: 'Final' } },
+          competitors: [competitor(plan.home, 'home'), competitor(plan.away, 'away')],
+        },
+      ],
+    },
+    boxscore: { players: [players(plan.away), players(plan.home)] },
+  };
+}

@@ -55,12 +55,21 @@ function simulatedProps(now: Date, simNow: Date, shiftMs: number, simulators: Re
   for (const sim of simulators) {
     for (const [sport, events] of sim.propEventsAt(simNow)) bySport.set(sport, [...(bySport.get(sport) ?? []), ...events]);
   }
-  return [...bySport].map(([sport, events]) => ({
+  const props: SourceDocument[] = [...bySport].map(([sport, events]) => ({
     name: `simulator(seed ${seed}) props ${sport}@${now.toISOString()}`,
     fetchedAt: now,
     envelope: { source: 'the-odds-api', endpoint: `/v4/sports/${sport}/events/{eventId}/odds`, odds_format: 'american', simulated: true },
     body: events.map((e) => (shiftMs === 0 ? e : { ...e, commence_time: new Date(Date.parse(e.commence_time as string) + shiftMs).toISOString() })),
   }));
+  // The box scores of the games just finished (ESPN's summary shape), so that the demo's props grade.
+  const summaries: SourceDocument[] = simulators.flatMap((sim) =>
+    sim.summariesAt(simNow).map((body) => {
+      const header = body['header'] as { id: string; league: { slug: string }; competitions: Array<{ date: string }> };
+      if (shiftMs !== 0) header.competitions[0]!.date = new Date(Date.parse(header.competitions[0]!.date) + shiftMs).toISOString();
+      return { name: `simulator(seed ${seed}) box score ${header.id}@${now.toISOString()}`, fetchedAt: now, envelope: { source: 'espn/summary', league: header.league.slug, simulated: true }, body };
+    }),
+  );
+  return [...props, ...summaries];
 }
 
 /** Moves every instant of a simulated document forward by `shiftMs` (game ids and clocks stay). */

@@ -99,6 +99,10 @@ export async function resolveIdentities(prisma: PrismaClient, state: State, doc:
   for (const b of doc.boxscores) b.gameId = to(b.gameId);
   for (const q of doc.quotes) q.gameId = to(q.gameId);
   for (const p of doc.publicBetting) p.gameId = to(p.gameId);
+  for (const box of doc.playerBoxscores ?? []) {
+    box.gameId = to(box.gameId);
+    for (const line of box.lines) line.gameId = box.gameId;
+  }
   return absent;
 }
 

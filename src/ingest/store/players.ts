@@ -1,4 +1,5 @@
-import { normalizePlayerName } from '../../domain';
+import { linkPlayerNames, normalizePlayerName } from '../../domain';
+import { addPlayerAliases, linkedPlayersOfTeams } from '../../db/player-stats-repository';
 import type { PrismaClient } from '../../db/client';
 import { createPlayer, findPlayerAliases, updatePlayerTeams } from '../../db/ingest-repository';
 import type { NormalizedDocument } from '../feed-rows';
@@ -20,13 +21,14 @@ export async function resolvePlayers(prisma: PrismaClient, state: State, doc: No
   const named = doc.quotes.filter((q) => q.playerName);
   if (!named.length) return;
   const leagueOf = new Map(doc.games.map((g) => [g.id, g.leagueId]));
-  const wanted = new Map<string, { leagueId: number; alias: string; name: string; teamId: number | null }>();
+  const gameOf = new Map(doc.games.map((g) => [g.id, g]));
+  const wanted = new Map<string, { leagueId: number; alias: string; name: string; teamId: number | null; gameId: number }>();
   for (const q of named) {
     const leagueId = leagueOf.get(q.gameId);
     const alias = normalizePlayerName(q.playerName!);
     if (leagueId === undefined || !alias) continue;
     const key = aliasKey(leagueId, alias);
-    if (!state.players.has(key) && !wanted.has(key)) wanted.set(key, { leagueId, alias, name: q.playerName!.trim(), teamId: q.playerTeamId ?? null });
+    if (!state.players.has(key) && !wanted.has(key)) wanted.set(key, { leagueId, alias, name: q.playerName!.trim(), teamId: q.playerTeamId ?? null, gameId: q.gameId });
   }
   if (wanted.size) {
     const open = [...wanted.values()];
@@ -35,7 +37,8 @@ export async function resolvePlayers(prisma: PrismaClient, state: State, doc: No
     for (const w of open) {
       const key = aliasKey(w.leagueId, w.alias);
       if (state.players.has(key)) continue;
-      state.players.set(key, await createPlayer(prisma, w));
+      const linked = await linkToRoster(prisma, w, gameOf.get(w.gameId));
+      state.players.set(key, linked ?? (await createPlayer(prisma, w)));
     }
   }
   for (const q of named) {
@@ -46,6 +49,24 @@ export async function resolvePlayers(prisma: PrismaClient, state: State, doc: No
   // A quote whose player could not be matched (no league, an empty name) is not stored as a player's.
   doc.quotes = doc.quotes.filter((q) => !q.playerName || (q.playerId ?? 0) > 0);
   await updateTeams(prisma, doc);
+}
+
+/**
+ * A name no alias finds, linked to a box-score player of its game's two teams (players linked to
+ * ESPN's athletes, by their current team) when exactly one fits (linkPlayerNames): the name becomes
+ * that player's alias. Null when none or several fit: the name is then a player of its own, linked
+ * when the game's box score comes (src/ingest/store/player-stats.ts).
+ */
+async function linkToRoster(prisma: PrismaClient, w: { leagueId: number; alias: string; name: string }, game: { homeTeamId: number; awayTeamId: number } | undefined): Promise<number | null> {
+  if (!game) return null;
+  const roster = await linkedPlayersOfTeams(prisma, w.leagueId, [game.homeTeamId, game.awayTeamId]);
+  const athletes = new Map<string, { id: string; name: string }>();
+  for (const p of roster) if (!athletes.has(p.espnId!)) athletes.set(p.espnId!, { id: String(p.id), name: p.name });
+  const [link] = linkPlayerNames([w.name], [...athletes.values()]);
+  if (!link?.playerId) return null;
+  const id = Number(link.playerId);
+  await addPlayerAliases(prisma, [{ leagueId: w.leagueId, alias: w.alias, playerId: id }]);
+  return id;
 }
 
 /**

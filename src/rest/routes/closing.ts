@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_BETS, LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES, MARKET_TYPE_TABLE, PROP_TYPES, ENUM_VOCABULARY } from '../../graphql';
+import { MAX_BETS, MAX_GRADED_BETS, LISTING_DEFAULT_DEVIG_METHOD, LISTING_DEFAULT_REFERENCE, LISTING_DEVIG_METHODS, LISTING_REFERENCE_CHOICES, MARKET_TYPE_TABLE, PROP_TYPES, ENUM_VOCABULARY } from '../../graphql';
 import { enumValue, objectError, requiredOr } from '../body';
 import { list } from '../envelope';
 import { date, ids, someOf } from '../params';
@@ -37,9 +37,9 @@ const propFields = (b: { prop_type?: string | undefined; player_id?: number | un
 const anyProp = (bets: ReadonlyArray<{ marketType: string }>) => bets.some((b) => b.marketType === 'PLAYER_PROPS');
 
 /** A body `{ "bets": [...] , ...extra }` or a bare array of bets; the cap is checked before the items. */
-function betsBody<S extends z.ZodType, E extends Record<string, z.ZodType> = Record<never, z.ZodType>>(bet: S, extra: E = {} as E) {
+function betsBody<S extends z.ZodType, E extends Record<string, z.ZodType> = Record<never, z.ZodType>>(bet: S, extra: E = {} as E, max = MAX_BETS) {
   const shape = z.strictObject(
-    { bets: z.array(z.unknown(), { error: requiredOr('must be a list of bets') }).max(MAX_BETS, { error: `must hold at most ${MAX_BETS} bets` }).min(1, { error: 'must hold at least one bet' }).pipe(z.array(bet)), ...extra },
+    { bets: z.array(z.unknown(), { error: requiredOr('must be a list of bets') }).max(max, { error: `must hold at most ${max} bets` }).min(1, { error: 'must hold at least one bet' }).pipe(z.array(bet)), ...extra },
     { error: objectError('must be a JSON object {"bets": [...]} or a JSON array of bets') },
   );
   return z.preprocess((v) => (Array.isArray(v) ? { bets: v } : v), shape);
@@ -78,10 +78,10 @@ const BET_OPENAPI = {
     description: `The side's handicap (spread), the total (total) or the player's line (props); absent or null on moneylines and on ${YES_NO_PROPS.join(', ')}; a multiple of 0.5`,
   },
 };
-const betsOpenApi = (bet: Record<string, unknown>, required: string[], extra: Record<string, unknown> = {}) => {
+const betsOpenApi = (bet: Record<string, unknown>, required: string[], extra: Record<string, unknown> = {}, max = MAX_BETS) => {
   const item = { type: 'object', additionalProperties: false, required, properties: bet };
-  const array = { type: 'array', minItems: 1, maxItems: MAX_BETS, items: item };
-  return { oneOf: [{ type: 'object', additionalProperties: false, required: ['bets'], properties: { bets: { ...array, description: `The bets, at most ${MAX_BETS}` }, ...extra } }, array] };
+  const array = { type: 'array', minItems: 1, maxItems: max, items: item };
+  return { oneOf: [{ type: 'object', additionalProperties: false, required: ['bets'], properties: { bets: { ...array, description: `The bets, at most ${max}` }, ...extra } }, array] };
 };
 
 export const closingRoutes = defineRoutes([
@@ -149,17 +149,22 @@ export const closingRoutes = defineRoutes([
   {
     path: '/grade',
     method: 'POST',
-    summary: 'Grades (won, lost, push, void) of up to 500 bets from the games\' final scores',
+    summary: `Grades (won, lost, push, void) of up to ${MAX_GRADED_BETS.toLocaleString('en-US')} bets: game bets from the games' final scores, player props from the players' box-score lines`,
     description:
       'result is null until the game is final (finished or closed); postponed and cancelled games void every bet, and so does a missing period score. ' +
       'graded_at is when the feed last changed the score graded: a score correction re-grades and moves it. ' +
-      'result_missing_reason says why result is null: not_final, or no_player_statistics on a player prop (market_type player_props, prop_type, player_id): ' +
-      'a prop settles on the player\'s statistics, which no source carries, so it is void when the game was not played and never graded otherwise.',
+      'A player prop (market_type player_props, prop_type, player_id) is graded from the player\'s line in the game\'s box score (ESPN\'s summary, docs/player-props.md): ' +
+      'won, lost or push at the line (double_double, triple_double: yes or no), void when the player did not play or the game was not played, ' +
+      'pending (result null, not_final) until the box score is final; player_value is what the prop counted; a corrected box score grades it again: ' +
+      'statistics_corrected_at says when, previous_result what it was when the correction changed it. ' +
+      'result_missing_reason says why result is null: not_final, no_player_statistics (no box score of players stored for a final game), ' +
+      'player_not_in_boxscore (the player is on no line of the final box score: not linked to it, or left out of it) or statistic_missing.',
     params: z.object({}),
     body: {
-      schema: betsBody(gradeBet).transform((body) => ({ ...body, player_props: anyProp(body.bets) })),
-      openapi: betsOpenApi(BET_OPENAPI, ['game_id', 'market_type', 'side']),
-      description: `{"bets": [...]} or a bare array of bets (at most ${MAX_BETS}).`,
+      schema: betsBody(gradeBet, {}, MAX_GRADED_BETS).transform((body) => ({ ...body, player_props: anyProp(body.bets) })),
+      openapi: betsOpenApi(BET_OPENAPI, ['game_id', 'market_type', 'side'], {}, MAX_GRADED_BETS),
+      description: `{"bets": [...]} or a bare array of bets (at most ${MAX_GRADED_BETS}, a body of at most 2 MB).`,
+      maxBytes: 2 * 1024 * 1024,
     },
     operation: 'GradeBets',
     envelope: list('grades'),

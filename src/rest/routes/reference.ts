@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { list, page } from '../envelope';
-import { boolean, date, id, ids, integer, someOf, text, withDefault } from '../params';
+import { boolean, date, id, ids, integer, required, someOf, text, withDefault } from '../params';
 import { defineRoutes } from '../route';
 import { MARKET_TYPES, marketFlags } from './games';
 
@@ -38,6 +38,22 @@ export const referenceRoutes = defineRoutes([
     operation: 'Players',
     // Not 'reference': the ingest adds players and moves them between teams as captures arrive.
     envelope: page('players'),
+  },
+  {
+    path: '/players/:player_id/games',
+    summary: "A player's game log: the player's box-score lines (ESPN's summary), newest game first",
+    description:
+      'One line per game of the athlete the player is linked to (espn_id; docs/player-props.md): the statistics parsed (null where the box score gives none) ' +
+      'and stats, the line exactly as the box score writes it (by column: MIN, FG, 3PT, ...). corrected_at and previous: the last stat correction. ' +
+      'A player no box score linked has no lines.',
+    params: z.object({
+      player_id: required(id('Player id', { in: 'path' })),
+      limit: withDefault(integer('Page size', 1, 1000), 100),
+      offset: withDefault(integer('Index of the first line', 0, 2_147_483_647), 0),
+    }),
+    operation: 'PlayerGames',
+    envelope: page('games'),
+    errors: [404],
   },
   {
     path: '/leagues',
