@@ -191,7 +191,7 @@ describe('GET /games/:game_id/boxscore', () => {
   test('when the game is in progress, then its live boxscore is served', async () => {
     const res = await answer(api.GET('/api/v1/nba/odds/games/{game_id}/boxscore', { params: { path: { game_id: 264315 } } }));
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data).sort()).toEqual(['boxscore', 'game_id', 'status']);
+    expect(Object.keys(res.body.data).sort()).toEqual(['boxscore', 'game_id', 'players', 'status']);
     expect(res.body.data.status).toBe('in_progress');
     expect(res.body.data.boxscore).toMatchObject({ period: expect.any(Number), home_score: expect.any(Number), away_score: expect.any(Number) });
     expect(res.body.data.boxscore.period_scores[0]).toEqual({ period: 1, home: expect.any(Number), away: expect.any(Number) });
