@@ -1,12 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { GraphQLSchema } from 'graphql';
 import type { Admission } from '../auth/admission';
 import { AppError } from '../errors';
 import { readBody } from '../rest/body';
 import type { RestHandler } from '../rest/router';
-import { inProcessBackend } from './backends';
-import { budgetOfHeaders, createMcpServer } from './server';
 
 // MCP over Streamable HTTP at /mcp (`odds serve`): each POST is admitted as a REST request is (the
 // key from `Authorization: Bearer sk_...`, 401 without one, the plan's rate budget counted once per
@@ -65,16 +62,10 @@ export function serveMcpHttp(deps: McpHttpDeps) {
     }
     // A batch would run many tool calls on one request of the budget (and the protocol dropped batches in 2025-06-18).
     if (Array.isArray(json)) return refuse(res, 400, RPC.REFUSED, 'one JSON-RPC message per request: batches are not accepted (each request counts once against the rate budget)', headers);
-    const budget = budgetOfHeaders((name) => headers[name]) ?? 'Rate budget: not reported for this caller.';
-    const server = createMcpServer(inProcessBackend(deps.call, auth, budget), { schema: deps.schema, onError: (error) => deps.onError(error, req) });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    await server.connect(transport);
-    await transport.handleRequest(req, res, json);
+    // The MCP SDK (and the JSON-schema validators it brings) is loaded with the first request to
+    // /mcp: about 12 MB of resident memory that an API process serving no agent does not carry.
+    const { answerMcp } = await import('./http-answer.js');
+    await answerMcp(req, res, json, { auth, headers, schema: deps.schema, call: deps.call, onError: (error) => deps.onError(error, req) });
   }
 
   return {
