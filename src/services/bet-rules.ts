@@ -11,7 +11,7 @@ export const MAX_BETS = 500;
 
 /**
  * Most bets one grading request may carry: a bettor's whole history (grading reads two statements
- * for every prop bet, whatever their number; bench/grade-props.mjs measures 10,000).
+ * for every prop bet, whatever their number; bench/grade-props.js measures 10,000).
  */
 export const MAX_GRADED_BETS = 10_000;
 
