@@ -105,7 +105,7 @@ export interface CacheBytes {
   responses: number;
   /** PARSED_URLS_MAX_BYTES: REST URLs with their parsed parameters. */
   parsedUrls: number;
-  /** PERSISTED_QUERIES_MAX_BYTES: automatic persisted queries (registered by keyed requests only), and as much for parsed GraphQL GET documents. */
+  /** PERSISTED_QUERIES_MAX_BYTES: automatic persisted queries (registered by keyed requests only), and as much for the parsed GraphQL documents of GET and of Apollo (source text counted). */
   persistedQueries: number;
   /** LISTING_ROWS_MAX_BYTES: the rows of the cross-game listings read under the current data version (services/listing-memo.ts). */
   listingRows: number;

@@ -13,7 +13,7 @@ import { AppError, ERRORS, isDatabaseUnavailable } from '../errors';
 import { costRefusal, type GraphQLContext, PARSE_OPTIONS, shapeLimitRules } from '../graphql';
 import type { Logger } from '../logger';
 import type { CacheEvent } from '../rest/bounded-cache';
-import { createGraphQLGetHandler, createPersistedQueryStore } from '../rest/graphql-get';
+import { createDocumentStore, createGraphQLGetHandler, createPersistedQueryStore } from '../rest/graphql-get';
 import type { ResponseCache } from '../rest/response-cache';
 import { handleErrors, sendGraphQL } from './errors';
 import { internalError, requestIds } from './request-id';
@@ -34,7 +34,7 @@ export interface GraphQLHttpDeps {
   introspection: boolean;
   /** DEBUG_ERRORS: stack traces in error answers. */
   debugErrors: boolean;
-  /** Bytes the persisted queries (and the parsed GET documents) hold at most. */
+  /** Bytes the persisted queries hold at most; as much for the parsed documents of GET, and of Apollo. */
   persistedQueryMaxBytes: number;
   onPersistedQueryEvent(event: CacheEvent): void;
   onDocumentEvent(event: CacheEvent): void;
@@ -76,6 +76,8 @@ export function mountGraphQL(app: Express, deps: GraphQLHttpDeps): { close(): Pr
     schema,
     introspection: deps.introspection,
     persistedQueries: { cache: persistedQueries },
+    // Parsed documents bounded in bytes with their source text counted (createDocumentStore says why).
+    documentStore: createDocumentStore({ maxBytes: deps.persistedQueryMaxBytes, onEvent: deps.onDocumentEvent }),
     // A GET carrying Authorization was preflighted (a browser cannot send that header cross-site
     // without asking), so it is no CSRF risk: a keyed GET is answered, plan refusals included
     // (FORBIDDEN), instead of Apollo's CSRF BAD_REQUEST. Apollo's own two headers still count.
