@@ -359,6 +359,18 @@ export function registerClusterCommand(program: Command): void {
     .option('--keep-database', 'keep the fresh database on stop')
     .action(async (opts: { api: number; ingester: boolean; port?: number; postgres: string; keepDatabase?: boolean }) => {
       const env = process.env;
+      // Listened for from the start: a Ctrl-C during start-up stops the cluster once it is up (its
+      // children are in their own process groups and would outlive this process otherwise).
+      let asked = 0;
+      const stopAsked = new Promise<void>((resolve) => {
+        for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+          process.on(signal, () => {
+            // A second Ctrl-C does not cut the stop short: each process has a bounded time to end.
+            if (asked++) process.stdout.write('odds cluster: already stopping (each process gets its drain, then SIGKILL)\n');
+            resolve();
+          });
+        }
+      });
       // The API processes log warnings and errors unless LOG_LEVEL says otherwise; HAProxy logs each request.
       const childEnv = { ...env, LOG_LEVEL: env.LOG_LEVEL || 'warn' };
       const width = 8;
@@ -376,9 +388,7 @@ export function registerClusterCommand(program: Command): void {
         onOutput: (name, line) => process.stdout.write(`${name.padEnd(width)}| ${line}\n`),
       });
       process.stdout.write(banner(cluster, !env.FEED_URL));
-      await new Promise<void>((resolve) => {
-        for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
-      });
+      await stopAsked;
       process.stdout.write('odds cluster: stopping\n');
       await cluster.stop();
       process.stdout.write('odds cluster: stopped\n');
