@@ -69,13 +69,15 @@ interface Follower {
   reconnectMs: number[];
   /** Deltas that showed a gap (a resync asked for). */
   resyncs: number;
+  /** The reason of each snapshot applied (`snapshot`, `resync`, `interval`). */
+  snapshots: string[];
   errors: string[];
   connected(): boolean;
   close(): void;
 }
 
 function follower(transport: Follower['transport'], name: string): Omit<Follower, 'connected' | 'close'> {
-  return { transport, name, book: new LiveBook(), server: null, cuts: 0, cutAt: null, reconnectMs: [], resyncs: 0, errors: [] };
+  return { transport, name, book: new LiveBook(), server: null, cuts: 0, cutAt: null, reconnectMs: [], resyncs: 0, snapshots: [], errors: [] };
 }
 const cut = (f: Omit<Follower, 'connected' | 'close'>) => {
   if (f.cutAt !== null) return;
@@ -102,8 +104,9 @@ function socketIoFollower(url: string, key: string, name: string): Follower & { 
     // Every (re)connect sends the position held: the server replays what was missed, or resyncs.
     auth: (cb) => cb({ apiKey: key, changes: true, ...(f.book.stream !== null && { stream: f.book.stream, last_seq: f.book.seq }) }),
   });
-  socket.on('live_odds', (payload: { success: boolean; data?: unknown[]; stream?: string; seq?: number; error?: string }) => {
+  socket.on('live_odds', (payload: { success: boolean; data?: unknown[]; stream?: string; seq?: number; reason?: string; error?: string }) => {
     if (!payload.success) return void f.errors.push(`live_odds: ${payload.error}`);
+    f.snapshots.push(payload.reason ?? '?');
     f.book.replace(payload.data as Record<string, unknown>[], payload.stream!, payload.seq!);
     snapshot();
   });
@@ -138,7 +141,7 @@ function socketIoFollower(url: string, key: string, name: string): Follower & { 
  * turned into GET /live's names by gameOfSnapshot.
  */
 const SNAPSHOT = `subscription {
-  liveOdds { stream seq games { gameId status statusDisplay boxscore { clock period homeScore awayScore }
+  liveOdds { reason stream seq games { gameId status statusDisplay boxscore { clock period homeScore awayScore }
     markets { moneyline { outcomes { ...Quote } } spread { outcomes { ...Quote } } total { outcomes { ...Quote } } } } }
 }
 fragment Quote on Outcome { bookId marketType period side isLive point odds: liveOdds { original decimal } isAvailable lineStatus }`;
@@ -209,12 +212,13 @@ function graphqlWsFollower(url: string, key: string, name: string): Follower & {
   };
   const subscribeSnapshots = () => {
     stopSnapshots();
-    stopSnapshots = client.subscribe<{ liveOdds: { stream: string; seq: number; games: Gql[] } }>(
+    stopSnapshots = client.subscribe<{ liveOdds: { reason: string; stream: string; seq: number; games: Gql[] } }>(
       { query: SNAPSHOT },
       {
         next: (result) => {
           if (result.errors?.length || !result.data) return void f.errors.push(`liveOdds: ${result.errors?.[0]?.message}`);
           const live = result.data.liveOdds;
+          f.snapshots.push(live.reason);
           f.book.replace(live.games.map(gameOfSnapshot), live.stream, live.seq);
           const waiting = pending;
           pending = [];
@@ -318,6 +322,7 @@ function sseFollower(url: string, key: string, name: string): Follower & { ready
                 continue;
               }
               connection.events.push({ event, id: Number(id), base: null });
+              f.snapshots.push(payload.reason);
               f.book.replace(payload.data, payload.stream, payload.seq);
               snapshot();
             } else if (event === 'odds_change') {
@@ -576,6 +581,7 @@ describeCluster('odds cluster: three API processes behind HAProxy (deploy/haprox
         ...events.map((e) => `  ${e}`),
         `  GETs through the balancer: ${gets.answers.length}, not 2xx: ${failures.length}${failures.length ? ` ${JSON.stringify(failures.slice(0, 5))}` : ''}`,
         `  clients cut: socket.io ${byTransport('socket.io')}, graphql-ws ${byTransport('graphql-ws')}, sse ${byTransport('sse')}; resyncs asked: ${all.reduce((n, f) => n + f.resyncs, 0)}`,
+        `  snapshots after the first, by transport and reason: ${JSON.stringify(Object.fromEntries((['socket.io', 'graphql-ws', 'sse'] as const).map((t) => [t, all.filter((f) => f.transport === t).flatMap((f) => f.snapshots.slice(1)).reduce<Record<string, number>>((n, r) => ((n[r] = (n[r] ?? 0) + 1), n), {})])))}`,
         `  reconnect ms: n=${reconnects.length} p50=${percentile(reconnects, 50)} p99=${percentile(reconnects, 99)} max=${reconnects.length ? Math.max(...reconnects) : NaN}` +
           ` (socket.io p50 ${percentile(cutClients.filter((f) => f.transport === 'socket.io').flatMap((f) => f.reconnectMs), 50)}, graphql-ws p50 ${percentile(cutClients.filter((f) => f.transport === 'graphql-ws').flatMap((f) => f.reconnectMs), 50)}, sse p50 ${percentile(cutClients.filter((f) => f.transport === 'sse').flatMap((f) => f.reconnectMs), 50)})`,
         `  uncut SSE clients' odds_change ids: ${uncut.map((s) => `${s.name} [${s.connections.flatMap((c) => c.events.filter((e) => e.event === 'odds_change').map((e) => e.id)).join(',')}]`).join('; ')}`,
