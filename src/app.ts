@@ -55,7 +55,12 @@ export interface App {
   /** Runs a REST route in-process for a caller (the MCP tools of `odds mcp` on the local store). */
   callRoute: RestHandler['call'];
   /**
-   * Stops live transports (every client told: graphql-ws 1001, Socket.IO disconnect, SSE `shutdown`
+   * Marks the process as shutting down: /readyz answers 503 from now on (a load balancer takes the
+   * process out of its pool), while every request and connection is still served. close() follows.
+   */
+  drain(): void;
+  /**
+   * Stops live transports (every client told: graphql-ws 1012, Socket.IO disconnect, SSE `shutdown`
    * event) and timers, then ends the server's connections: idle ones at once, the rest after at most
    * SHUTDOWN_GRACE_MS. Does not close the database or the bus (main.ts owns them).
    */
@@ -139,7 +144,8 @@ export function createApp(deps: AppDeps): App {
   const mcp = serveMcpHttp({ schema, admit, call: rest.handler.call, onError: (error, req) => ((req as IncomingMessage & { log?: Logger }).log ?? logger).error({ err: error }, 'MCP tool failed') });
 
   const app = createExpressApp();
-  addHealthRoutes(app, { db, redis: deps.rateLimitStore, metrics, now, feedQuotas: deps.feedQuotas });
+  let draining = false;
+  addHealthRoutes(app, { db, redis: deps.rateLimitStore, metrics, now, feedQuotas: deps.feedQuotas, draining: () => draining });
   addContractRoutes(app, { schema, livePushIntervalMs: config.livePushIntervalMs });
   const graphql = mountGraphQL(app, {
     schema, admit, createContext: contextFor, cache: rest.cache, dataVersion: () => dataVersion.current,
@@ -164,7 +170,11 @@ export function createApp(deps: AppDeps): App {
     metrics,
     schema,
     callRoute: rest.handler.call,
+    drain() {
+      draining = true;
+    },
     async close() {
+      draining = true;
       stopKeyEvents();
       stopIngestMetrics();
       rest.close();

@@ -22,6 +22,11 @@ export interface Config {
   readonly leagueTimeZone: string;
   readonly adminKey: string | undefined;
   readonly livePushIntervalMs: number;
+  /**
+   * SHUTDOWN_DRAIN_MS: on SIGTERM, how long `odds serve` keeps serving with /readyz answering 503
+   * before it stops accepting, so a load balancer's health check takes it out of the pool first.
+   */
+  readonly shutdownDrainMs: number;
   /** SSE_HEARTBEAT_MS: period of the odds stream's heartbeat events (GET /odds/stream). */
   readonly sseHeartbeatMs: number;
   /** SSE_MAX_BUFFERED_BYTES: unsent bytes a live connection (SSE, Socket.IO, graphql-ws) may hold for a client that does not read before it is cut. */
@@ -175,6 +180,7 @@ const schema = z.object({
   LEAGUE_TIME_ZONE: timeZone.default('America/New_York'),
   ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   LIVE_PUSH_INTERVAL_MS: int(100, 600_000).default(20_000),
+  SHUTDOWN_DRAIN_MS: int(0, 60_000).default(0),
   SSE_HEARTBEAT_MS: int(100, 600_000).default(15_000),
   SSE_MAX_BUFFERED_BYTES: int(16_384, 1_073_741_824).default(8 * 1_048_576),
   SIMULATOR_SEED: int(0, 2 ** 31 - 1).default(42),
@@ -255,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     leagueTimeZone: e.LEAGUE_TIME_ZONE,
     adminKey: e.ADMIN_KEY,
     livePushIntervalMs: e.LIVE_PUSH_INTERVAL_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     sseMaxBufferedBytes: e.SSE_MAX_BUFFERED_BYTES,
     simulatorSeed: e.SIMULATOR_SEED,

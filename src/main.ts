@@ -11,14 +11,19 @@ import { leaveProcess } from './exit';
 import { createLogger } from './logger';
 import { startWebhookWorker } from './webhooks/worker';
 
-/** Longest a shutdown may take: the connections' grace (SHUTDOWN_GRACE_MS) plus the ingest in progress and closing the stores. */
+/**
+ * Longest a shutdown may take after its drain (SHUTDOWN_DRAIN_MS): the connections' grace
+ * (SHUTDOWN_GRACE_MS) plus the ingest in progress and closing the stores.
+ */
 export const SHUTDOWN_DEADLINE_MS = 15_000;
 
 /**
  * `odds serve`: load config, open and migrate the store, create the app, listen, and on SIGTERM or
- * SIGINT shut down in order: stop accepting, finish requests and the ingest in progress, close
- * sockets, the bus and the database. `stopped` then resolves with the exit code (0) for the CLI to
- * leave with; a shutdown that fails or outlives SHUTDOWN_DEADLINE_MS leaves at once with 1.
+ * SIGINT shut down in order: answer /readyz 503 at once and keep serving for SHUTDOWN_DRAIN_MS (a
+ * load balancer takes the process out of its pool meanwhile), stop accepting, finish requests and
+ * the ingest in progress, close sockets (each live client told to reconnect), the bus and the
+ * database. `stopped` then resolves with the exit code (0) for the CLI to leave with; a shutdown that
+ * fails or outlives its drain plus SHUTDOWN_DEADLINE_MS leaves at once with 1.
  */
 export async function serve(options: { simulate: boolean }): Promise<{ port: number; config: Config; db: Database; stopped: Promise<number> }> {
   const config = loadConfig();
@@ -58,12 +63,17 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down');
     // However the clients and the ingest behave, the process ends (docs/operations.md, "Shutdown").
+    const deadline = config.shutdownDrainMs + SHUTDOWN_DEADLINE_MS;
     setTimeout(() => {
-      logger.error({ afterMs: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time, exiting');
+      logger.error({ afterMs: deadline }, 'shutdown did not finish in time, exiting');
       leaveProcess(1, 1_000);
-    }, SHUTDOWN_DEADLINE_MS).unref();
+    }, deadline).unref();
+    // Not ready from now on; requests and live connections are still served while the balancer's
+    // health check notices (deploy/haproxy.cfg: two failed checks a second apart).
+    app.drain();
+    if (config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
     const closed = new Promise<void>((resolve) => app.httpServer.close(() => resolve()));
     app.httpServer.closeIdleConnections();
     await feeds.stop();

@@ -5,6 +5,7 @@ import { ConfigError } from '../config';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { leaveProcess } from '../exit';
 import { registerAccountCommands } from './accounts';
+import { registerClusterCommand } from './cluster';
 import { registerFitCommand } from './fit';
 import { registerIngestCommand } from './ingest';
 import { registerKeyCommands } from './keys';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerAccountCommands(program);
   registerFitCommand(program);
   registerMcpCommand(program);
+  registerClusterCommand(program);
   return program;
 }
 

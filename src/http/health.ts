@@ -12,6 +12,8 @@ export interface HealthDeps {
   now: () => Date;
   /** The quotas of the sources polled in this process, by format name (src/ingest/feeds feedQuotas). */
   feedQuotas?: ReadonlyMap<string, { snapshot(): unknown }> | undefined;
+  /** True once the process is shutting down: /readyz answers 503 so a load balancer stops sending it requests. */
+  draining?: () => boolean;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -28,6 +30,12 @@ export function addHealthRoutes(app: Express, deps: HealthDeps): void {
   });
   // Readiness: the database answers (and Redis, when configured); reports how fresh the data is.
   app.get('/readyz', async (_req, res) => {
+    // A process shutting down is not ready, whatever its stores say: the balancer takes it out of
+    // its pool while it still finishes what it was given (docs/operations.md, "Shutdown").
+    if (deps.draining?.()) {
+      res.status(503).json({ success: false, data: { status: 'draining' } });
+      return;
+    }
     const [database, redis] = await Promise.allSettled([
       probeDatabase(deps.db.prisma),
       deps.redis ? withTimeout(deps.redis.ping(), 1000) : Promise.resolve('not configured'),

@@ -70,7 +70,7 @@ export function attachLive(deps: LiveAttachDeps) {
   return {
     /** The odds stream's handler on node:http (answers a request it serves, false otherwise). */
     sse,
-    /** Tells every client (graphql-ws 1001, Socket.IO disconnect, SSE `shutdown` event), then stops the core. */
+    /** Tells every client (graphql-ws 1012, Socket.IO disconnect, SSE `shutdown` event), then stops the core. */
     async close() {
       sse.close();
       await socketIo.close();

@@ -61,7 +61,41 @@ test('when SIGTERM comes while a CLOSE-WAIT, a silent and an idle keep-alive soc
   }
 }, 60_000);
 
-test('when the app closes, then a graphql-ws client gets 1001, a Socket.IO client a server disconnect and an SSE client a shutdown event', async () => {
+test('when SIGTERM comes with SHUTDOWN_DRAIN_MS set, then /readyz answers 503 at once while requests are still served, and the server exits 0 after the drain', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-drain-'));
+  const server = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '', FEED_URL: '', SHUTDOWN_DRAIN_MS: '2000' } });
+  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (d) => {
+        out += d;
+        const match = /"port":(\d+)/.exec(out);
+        if (match && out.includes('listening')) resolve(Number(match[1]));
+      });
+      server.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+    });
+    const base = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const signalled = Date.now();
+    server.kill('SIGTERM');
+    let draining = await fetch(`${base}/readyz`);
+    // The signal is asynchronous: a request may still come before the process has it.
+    while (draining.status === 200 && Date.now() - signalled < 1000) draining = await fetch(`${base}/readyz`);
+    expect(draining.status).toBe(503);
+    expect(await draining.json()).toEqual({ success: false, data: { status: 'draining' } });
+    // Still serving during the drain: the balancer sends nothing new, but what it sent is answered.
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect(Date.now() - signalled).toBeLessThan(2000);
+    expect(await exited).toBe(0);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(2000);
+  } finally {
+    server.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+test('when the app closes, then a graphql-ws client gets 1012 (service restart), a Socket.IO client a server disconnect and an SSE client a shutdown event', async () => {
   const t = await startTestApp();
   const { key } = await t.createKey('pro');
   let wsClosed: number | null = null;
@@ -82,7 +116,7 @@ test('when the app closes, then a graphql-ws client gets 1001, a Socket.IO clien
   await t.close();
   await reading;
   await waitFor('the clients told', () => wsClosed !== null && ioReason !== null);
-  expect(wsClosed).toBe(1001);
+  expect(wsClosed).toBe(1012);
   expect(ioReason).toBe('io server disconnect');
   expect(text).toMatch(/event: shutdown\ndata: \{"reason":"server shutting down/);
   await gql.dispose();

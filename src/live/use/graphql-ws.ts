@@ -48,6 +48,9 @@ function keyOf(params: Record<string, unknown> | undefined, request: http.Incomi
  * socket that lets SSE_MAX_BUFFERED_BYTES pile up unread is closed with 4408, and errors are masked
  * as on HTTP.
  */
+/** The close code of a shutdown (RFC 6455 registry: "service restart"): reconnect, to another process. */
+export const CLOSE_SERVICE_RESTART = 1012;
+
 export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void>; handles(request: http.IncomingMessage): boolean } {
   const path = deps.path ?? '/graphql';
   const { core } = deps;
@@ -133,7 +136,10 @@ export function attachGraphQLWs(deps: GraphQLWsDeps): { close(): Promise<void>; 
     handles,
     async close() {
       deps.httpServer.off('upgrade', onUpgrade);
-      // Every client is told: 1001 "going away" (graphql-ws's dispose closes with it).
+      // Every client is told to come back: 1012 "service restart" (RFC 6455's registry; graphql-ws's
+      // client retries it, as it does 1001), so a client behind a load balancer reconnects to another
+      // process. graphql-ws's dispose would say 1001 "going away"; it finds the sockets closing.
+      for (const client of wss.clients) client.close(CLOSE_SERVICE_RESTART, 'service restart: reconnect');
       await server.dispose();
     },
   };
