@@ -27,6 +27,8 @@ type FeedDeps = {
    * this process starts ingesting, stopped after its feed.
    */
   whileIngesting?: () => FeedRunner;
+  /** Decides the delta of each committed change before it is announced (IngestOptions.afterCommit). */
+  afterCommit?: (version: number) => Promise<void>;
   /** The polled sources' quotas by format name (feedQuotas: served by /readyz and /metrics); a poller makes its own when absent. */
   feedQuotas?: ReadonlyMap<string, FeedQuota>;
 };
@@ -101,6 +103,7 @@ function startSources(deps: FeedDeps): FeedRunner {
       const summary = await ingestDocuments(documents, {
         db,
         bus,
+        afterCommit: deps.afterCommit,
         onRejected: (name, message) => log.warn({ document: name, reason: message }, 'document rejected'),
         onSkipped,
       });

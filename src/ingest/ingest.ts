@@ -31,6 +31,13 @@ export interface IngestOptions {
    * each (a poller's documents, which come one at a time, are written as they come).
    */
   grouped?: boolean;
+  /**
+   * Runs after a capture that changed something has committed, before the bus hears of it, with its
+   * version: the caller decides and stores the version's delta there (src/services/change-deltas.ts
+   * `storeDeltas`; ingest may not import services), so that every process serves the one stored.
+   * A failure does not undo the commit: the first process that needs the delta decides it then.
+   */
+  afterCommit?: ((version: number) => Promise<void>) | undefined;
 }
 
 /** A document read and normalised ahead, or the reason it was rejected. */
@@ -114,6 +121,7 @@ export async function ingestDocuments(documents: AsyncIterable<SourceDocument> |
     for (const game of doc.games) games.add(game.id);
     summary.quotesChanged += changes.quotesChanged;
     summary.historyRows += changes.historyRows;
+    if (options.afterCommit && (changes.games.length || changes.markets.length)) await options.afterCommit(changes.version).catch(() => {});
     if (options.bus && (changes.games.length || changes.markets.length)) {
       await options.bus.publish('odds', { at: seenAt.toISOString(), games: changes.games, markets: changes.markets, version: changes.version, quotes: changes.quotesChanged });
     }

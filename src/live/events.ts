@@ -1,7 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
 import { LIVE_AUTH_FAILURES, LIVE_AUTH_MESSAGES, LiveAuthError, type LiveAuthFailure } from '../auth/live-key';
 import { ENUM_VOCABULARY, rootFieldSchema, type JsonSchema, loadOperations } from '../graphql';
-import { IDLE_MS, WINDOW } from '../services/live-streams';
+import { REPLAY_MAX_ENTRIES } from '../services/change-feed';
+import { GLOBAL_STREAM } from '../services/live-streams';
 import { SNAPSHOT_REASONS } from './protocol';
 import { liveSnapshotDocument } from './snapshot';
 
@@ -94,8 +95,8 @@ export function liveEvents(schema: GraphQLSchema): Record<string, LiveEvent> {
           changes: { type: 'boolean', default: true, description: 'false: no odds_change for this socket, only the live_odds snapshots of the spec' },
           stream: {
             type: 'string',
-            pattern: '^[0-9a-f]{1,64}$',
-            description: `Reconnect: the stream of the last push applied, given with last_seq. The missed deltas come instead of a snapshot while the server holds them (the last ${WINDOW} of the stream; a stream without subscriber lives ${IDLE_MS / 1000} s)`,
+            pattern: '^[0-9a-z]{1,64}$',
+            description: `Reconnect: the stream of the last push applied (\`${GLOBAL_STREAM}\`), given with last_seq. The missed deltas come instead of a snapshot, on any API process, while the stored change log holds them all (72 hours) and they are at most ${REPLAY_MAX_ENTRIES}; otherwise a snapshot with reason resync`,
           },
           last_seq: { type: 'integer', minimum: 0, maximum: 2_147_483_647, description: 'Reconnect: the seq of the last delta (or snapshot) applied, given with stream' },
         },
