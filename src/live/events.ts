@@ -169,9 +169,10 @@ export function liveEvents(schema: GraphQLSchema): Record<string, LiveEvent> {
     oddsChange: {
       name: 'odds_change',
       title: 'odds_change (server to client)',
-      summary: 'A delta: the quotes and games one ingest changed within the filter (extension)',
+      summary: 'A delta: the quotes and games one ingest changed within the filter (extension), possibly none',
       description:
-        'quotes: the displayed quote of every (game, book, market) in which a quote moved, appeared or was withdrawn: replace the outcome with the same game_id, book_id, ' +
+        'One per ingest that changed something, on every filter (empty games and quotes when nothing in the filter changed), numbered by the global change log: ' +
+        'seq is the ingest\'s version, base_seq the previous ingest\'s, the same on every API process. quotes: the displayed quote of every (game, book, market) in which a quote moved, appeared or was withdrawn: replace the outcome with the same game_id, book_id, ' +
         'market_type, period and side (is_available false: withdrawn). games: status, clock and score of the games that changed; a game no longer in_progress/live leaves the live set. ' +
         'Under market_type player_props the quotes are player props only, each the one quote of a player and line that the ingest changed (a game that starts playing: all its props), ' +
         'with player_id, prop_type and is_alternate beside the game keys: replace the prop outcome with the same game_id, book_id, market_type, side, player_id and is_alternate ' +
