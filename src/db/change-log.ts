@@ -22,38 +22,6 @@ export interface ChangedMarket {
   bookId: number;
 }
 
-/** What changed after an event id, read in one statement (one snapshot of the database). */
-export interface ChangesSince {
-  /** The ingest counter now: every change up to it is in `games` and `markets` (or was before `after`). */
-  latest: number;
-  /** The oldest entry kept, or null when the log is empty. */
-  oldest: number | null;
-  /** When the first change after `after` was committed (server time), or null when none. */
-  firstAt: Date | null;
-  games: number[];
-  markets: ChangedMarket[];
-}
-
-/** The games and quote keys changed by the ingests after `after` (a version), with the log's bounds. */
-export async function changesSince(prisma: PrismaClient, after: number): Promise<ChangesSince> {
-  const [row] = await prisma.$queryRawUnsafe<Array<{ latest: bigint | null; oldest: bigint | null; first_at: Date | null; games: number[]; markets: ChangedMarket[] }>>(
-    `WITH r AS (SELECT * FROM "ChangeLog" WHERE "version" > $1::bigint)
-     SELECT (SELECT "version" FROM "IngestState" WHERE "id" = 1) AS latest,
-            (SELECT min("version") FROM "ChangeLog") AS oldest,
-            (SELECT min("recordedAt") FROM r) AS first_at,
-            ARRAY(SELECT DISTINCT g FROM r, unnest(r."games") AS g) AS games,
-            (SELECT COALESCE(jsonb_agg(DISTINCT m), '[]'::jsonb) FROM r, jsonb_array_elements(r."markets") AS m) AS markets`,
-    String(after),
-  );
-  return {
-    latest: Number(row?.latest ?? 0n),
-    oldest: row?.oldest == null ? null : Number(row.oldest),
-    firstAt: row?.first_at ?? null,
-    games: (row?.games ?? []).map(Number),
-    markets: row?.markets ?? [],
-  };
-}
-
 /** The ingest counter now (0 before the first ingest): a snapshot read after this includes every change up to it. */
 export async function currentVersion(prisma: PrismaClient): Promise<number> {
   const [row] = await prisma.$queryRawUnsafe<Array<{ version: bigint }>>(`SELECT "version" FROM "IngestState" WHERE "id" = 1`);
