@@ -2,7 +2,7 @@ import type { PrismaClient } from '../db/client';
 import { entriesOf, storeDelta, type ChangeLogEntry } from '../db/change-log';
 import { gameStates, readConsistently } from '../db/live-repository';
 import type { LiveTick } from '../events/live-feed';
-import { LIVE_STATUSES } from '../domain';
+import { isPropMarket, LIVE_STATUSES } from '../domain';
 import { changeInScope, changeWithWholeGames, keysTick, playingGames, readTickChanges, type LiveOddsChange, type TickChanges } from './live-deltas';
 
 // The delta of each change-log entry, decided once (docs/live-protocol.md, "One truth per seq"):
@@ -43,7 +43,9 @@ export function decideDelta(prisma: PrismaClient, entry: Pick<ChangeLogEntry, 'g
     const liveTick: LiveTick = { ...tick, markets: tick.markets.filter((m) => live.has(m.gameId)) };
     const whole = playingGames({ games, quotes: [] }, entry.started, GAME_MARKETS);
     const ofGames = await changeWithWholeGames(db, liveTick, await readTickChanges(db, liveTick, false), GAME_MARKETS, whole);
-    const ofProps = await changeWithWholeGames(db, liveTick, await readTickChanges(db, liveTick, true), PLAYER_PROPS, whole);
+    // Props are read only when the ingest changed some of a game being played, or a game came whole.
+    const props = whole.length > 0 || liveTick.markets.some((m) => isPropMarket(m.marketType));
+    const ofProps = props ? await changeWithWholeGames(db, liveTick, await readTickChanges(db, liveTick, true), PLAYER_PROPS, whole) : null;
     return { games: (ofGames ?? ofProps)?.games ?? [], quotes: [...(ofGames?.quotes ?? []), ...(ofProps?.quotes ?? [])] };
   });
 }
