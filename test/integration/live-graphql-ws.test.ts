@@ -112,6 +112,24 @@ describe('graphql-ws Subscription.liveOdds', () => {
     expect(JSON.stringify(r.results[0] ?? r.errors[0])).toMatch(/fresh snapshot/);
   });
 
+  test('when a change subscription resumes with stream global and afterSeq, then the stored deltas after it come first, exactly as an uncut one got them, then the new ones', async () => {
+    const key = (await t.createKey('pro')).key;
+    const uncut = track(run(t, { apiKey: key }, { gameId: 4001 }, CHANGES));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ingestDocuments([capture(nextSeen(), game(-7))], { db: t.db, bus: t.bus });
+    await waitFor('the first delta', () => uncut.results.length === 1);
+    const from = uncut.results[0].data.liveOddsChanges.seq;
+    for (const line of [-7.5, -8]) await ingestDocuments([capture(nextSeen(), game(line))], { db: t.db, bus: t.bus });
+    await waitFor('the missed deltas', () => uncut.results.length === 3);
+    const resumed = track(run(t, { apiKey: key }, { gameId: 4001, stream: 'global', afterSeq: from }, CHANGES));
+    await waitFor('the replay', () => resumed.results.length === 2);
+    expect(resumed.results).toEqual(uncut.results.slice(1));
+    expect(resumed.results[0].data.liveOddsChanges).toMatchObject({ stream: 'global', baseSeq: from });
+    await ingestDocuments([capture(nextSeen(), game(-8.5))], { db: t.db, bus: t.bus });
+    await waitFor('the next delta on both', () => resumed.results.length === 3 && uncut.results.length === 4);
+    expect(resumed.results[2]).toEqual(uncut.results[3]);
+  });
+
   test('when the key comes as Authorization: Bearer in connection_init, then it is accepted', async () => {
     const r = track(run(t, { Authorization: `Bearer ${(await t.createKey('pro')).key}` }));
     await waitFor('the snapshot', () => r.results.length > 0);
