@@ -1,6 +1,7 @@
 import type { PrismaClient } from '../db/client';
 import { changeLogBounds, entriesAfter, latestEntryVersion, type ChangeLogEntry } from '../db/change-log';
 import type { LiveFeed, LiveTick } from '../events/live-feed';
+import type { ResyncReason } from '../domain';
 import { deltaOf, type OddsDelta } from './change-deltas';
 
 // The change feed of one process (docs/live-protocol.md): the stored change-log entries, each with
@@ -99,7 +100,7 @@ function createChangeFeed(feed: LiveFeed, prisma: PrismaClient): ChangeFeed {
 }
 
 /** Why a replay cannot be given: the log no longer holds the entries, the position was never issued, or too many entries. */
-export type ReplayRefusal = 'history_expired' | 'unknown_event_id' | 'too_many_changes';
+export type ReplayRefusal = ResyncReason;
 
 /**
  * The entries after `after` (a version a client holds: an entry's, or a snapshot's) up to the newest,
