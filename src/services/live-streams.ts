@@ -30,6 +30,7 @@ export interface LiveStream {
   /**
    * The deltas after `afterSeq` up to the newest, from the stored log (on any process), or null when
    * they cannot be replayed (change-feed.ts replayAfter: unknown, pruned, or more than REPLAY_MAX_ENTRIES).
+   * Every delta after the last one it returns reaches the stream's listeners.
    */
   replay(afterSeq: number): Promise<LiveOddsChange[] | null>;
   /**
@@ -69,13 +70,14 @@ export function liveStream(feed: LiveFeed, prisma: PrismaClient, scope: LiveScop
       };
     },
     async replay(afterSeq) {
+      // After the change feed's start: the replay then reaches at least where the feed starts, and
+      // every entry after that reaches the stream's listeners, so a replay and the deltas that follow
+      // it leave no hole between them.
+      await changeFeed(feed, prisma).ready;
       const replayed = await replayAfter(prisma, afterSeq);
       return 'refused' in replayed ? null : replayed.entries.map((entry) => changeOf(entry, scope));
     },
     async resume(afterSeq, listener) {
-      // The feed's start first: every entry after it reaches the listener, and the replay read after
-      // it reaches at least there, so the two leave no hole between them.
-      await changeFeed(feed, prisma).ready;
       const held: LiveOddsChange[] = [];
       let live = false;
       let through = afterSeq;
