@@ -72,6 +72,7 @@ async function server() {
   const { openDatabase, MEMORY } = dist('db/client');
   const { createKey } = dist('db/account-store');
   const { ingestDocuments } = dist('ingest/ingest');
+  const { storeDeltas } = dist('services/change-deltas');
   const { seedReferenceData } = dist('ingest/seed');
   const { createLocalBus } = dist('events/bus');
   const { createLogger } = dist('logger');
@@ -87,7 +88,9 @@ async function server() {
   const app = createApp({ config, db, bus, logger: createLogger(config) });
   let clock = Date.parse('2026-01-24T01:00:00.000Z');
   const nextSeen = () => new Date((clock += 60_000)).toISOString();
-  await ingestDocuments([capture(nextSeen(), -3)], { db, bus });
+  // As the service ingests: each change's delta decided once, before the bus hears of it.
+  const afterCommit = (version) => storeDeltas(db.prisma, [version]);
+  await ingestDocuments([capture(nextSeen(), -3)], { db, bus, afterCommit });
   const { key } = await createKey(db.prisma, { plan: 'pro', expiresAt: null });
   await new Promise((r) => app.httpServer.listen(0, '127.0.0.1', r));
 
@@ -109,7 +112,7 @@ async function server() {
     if (msg.type === 'memory') {
       process.send({ type: 'memory', ...(await memory()) });
     } else if (msg.type === 'ingest') {
-      await ingestDocuments([capture(nextSeen(), msg.line)], { db, bus });
+      await ingestDocuments([capture(nextSeen(), msg.line)], { db, bus, afterCommit });
       process.send({ type: 'ingested', t0: publishedAt });
     } else if (msg.type === 'broadcast') {
       const t0 = now();

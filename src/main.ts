@@ -8,6 +8,7 @@ import { feedQuotas } from './ingest/feeds';
 import { seedReferenceData } from './ingest/seed';
 import { createLocalBus, createRedisBus } from './events/bus';
 import { leaveProcess } from './exit';
+import { storeDeltas } from './services/change-deltas';
 import { createLogger } from './logger';
 import { startWebhookWorker } from './webhooks/worker';
 
@@ -53,6 +54,7 @@ export async function serve(options: { simulate: boolean }): Promise<{ port: num
     logger,
     simulate: options.simulate,
     feedQuotas: quotas,
+    afterCommit: (version) => storeDeltas(db.prisma, [version]),
     whileIngesting: () =>
       startWebhookWorker({ db, bus, logger, config: config.webhooks, onAttempt: (outcome) => app.metrics.webhookAttempts.inc({ outcome }) }),
   });

@@ -5,6 +5,7 @@ import { ingestDocuments, type IngestSummary } from '../ingest/ingest';
 import { tellSkippedOnce } from '../ingest/skipped';
 import { DamagedFileError, listFeedFiles, readSources } from '../ingest/sources';
 import { createRedisBus, type EventBus } from '../events/bus';
+import { storeDeltas } from '../services/change-deltas';
 import { withDatabase } from './database';
 
 /** What a run stopped by a damaged file left stored. */
@@ -46,6 +47,8 @@ export function registerIngestCommand(program: Command): void {
           bus,
           format,
           grouped: true,
+          // Each change's delta decided once, before API processes hear of it (src/services/change-deltas.ts).
+          afterCommit: (version) => storeDeltas(db.prisma, [version]),
           onRejected: (_name, message) => {
             bar?.stop();
             process.stderr.write(`rejected ${message}\n`);

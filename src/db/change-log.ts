@@ -22,40 +22,94 @@ export interface ChangedMarket {
   bookId: number;
 }
 
-/** What changed after an event id, read in one statement (one snapshot of the database). */
-export interface ChangesSince {
-  /** The ingest counter now: every change up to it is in `games` and `markets` (or was before `after`). */
-  latest: number;
-  /** The oldest entry kept, or null when the log is empty. */
-  oldest: number | null;
-  /** When the first change after `after` was committed (server time), or null when none. */
-  firstAt: Date | null;
-  games: number[];
-  markets: ChangedMarket[];
-}
-
-/** The games and quote keys changed by the ingests after `after` (a version), with the log's bounds. */
-export async function changesSince(prisma: PrismaClient, after: number): Promise<ChangesSince> {
-  const [row] = await prisma.$queryRawUnsafe<Array<{ latest: bigint | null; oldest: bigint | null; first_at: Date | null; games: number[]; markets: ChangedMarket[] }>>(
-    `WITH r AS (SELECT * FROM "ChangeLog" WHERE "version" > $1::bigint)
-     SELECT (SELECT "version" FROM "IngestState" WHERE "id" = 1) AS latest,
-            (SELECT min("version") FROM "ChangeLog") AS oldest,
-            (SELECT min("recordedAt") FROM r) AS first_at,
-            ARRAY(SELECT DISTINCT g FROM r, unnest(r."games") AS g) AS games,
-            (SELECT COALESCE(jsonb_agg(DISTINCT m), '[]'::jsonb) FROM r, jsonb_array_elements(r."markets") AS m) AS markets`,
-    String(after),
-  );
-  return {
-    latest: Number(row?.latest ?? 0n),
-    oldest: row?.oldest == null ? null : Number(row.oldest),
-    firstAt: row?.first_at ?? null,
-    games: (row?.games ?? []).map(Number),
-    markets: row?.markets ?? [],
-  };
-}
-
 /** The ingest counter now (0 before the first ingest): a snapshot read after this includes every change up to it. */
 export async function currentVersion(prisma: PrismaClient): Promise<number> {
   const [row] = await prisma.$queryRawUnsafe<Array<{ version: bigint }>>(`SELECT "version" FROM "IngestState" WHERE "id" = 1`);
   return Number(row?.version ?? 0n);
+}
+
+/**
+ * The newest entry's version (0 while the log is empty): where a snapshot read after it applies, and
+ * where a change feed starts. An entry version, not the ingest counter: a capture that changed
+ * nothing advances the counter without an entry, and a delta's base is always an entry (the
+ * previous one), so that a client's seq and the next delta's base_seq meet. The prune keeps the
+ * newest entry (capture-group.ts), so this is the same on every process however quiet the log was.
+ */
+export async function latestEntryVersion(prisma: PrismaClient): Promise<number> {
+  const [row] = await prisma.$queryRawUnsafe<Array<{ version: bigint | null }>>(`SELECT max("version") AS version FROM "ChangeLog"`);
+  return Number(row?.version ?? 0n);
+}
+
+/** One change-log entry as a change feed reads it. */
+export interface ChangeLogEntry {
+  version: number;
+  /** The version of the entry before it (0 for the first one ever): the base_seq of its delta. */
+  previous: number;
+  /** When the ingested document was seen (feed time). */
+  seenAt: Date;
+  games: number[];
+  /** Games that started playing with this ingest (they come whole). */
+  started: number[];
+  markets: ChangedMarket[];
+  /** The stored delta (change-deltas.ts), or null when its ingester did not store it (yet). */
+  delta: unknown;
+}
+
+/**
+ * The entries after `after` up to `upTo` (null: the newest), oldest first, at most `limit`, each with
+ * the version of the entry before it (read with the log's own order, so it is the same for every
+ * reader whatever it read before).
+ */
+export async function entriesAfter(prisma: PrismaClient, after: number, upTo: number | null, limit: number): Promise<ChangeLogEntry[]> {
+  type Row = { version: bigint; previous: bigint | null; seenAt: Date; games: number[]; started: number[] | null; markets: ChangedMarket[]; delta: unknown };
+  // From the entry `after` names (or the newest before it) so that the first entry returned has its predecessor.
+  const rows = await prisma.$queryRawUnsafe<Row[]>(
+    `SELECT * FROM (
+       SELECT "version", lag("version") OVER (ORDER BY "version") AS previous, "seenAt", "games", "started", "markets", "delta"
+       FROM "ChangeLog"
+       WHERE "version" >= COALESCE((SELECT max("version") FROM "ChangeLog" WHERE "version" <= $1::bigint), 0)
+         AND ($2::bigint IS NULL OR "version" <= $2::bigint)
+     ) e WHERE "version" > $1::bigint ORDER BY "version" LIMIT $3::int`,
+    String(after),
+    upTo === null ? null : String(upTo),
+    limit,
+  );
+  return rows.map((r) => ({
+    version: Number(r.version),
+    previous: Number(r.previous ?? 0n),
+    seenAt: r.seenAt,
+    games: (r.games ?? []).map(Number),
+    started: (r.started ?? []).map(Number),
+    markets: r.markets ?? [],
+    delta: r.delta ?? null,
+  }));
+}
+
+/** The bounds of the log: the oldest entry kept (null when empty) and the ingest counter now. */
+export async function changeLogBounds(prisma: PrismaClient): Promise<{ oldest: number | null; counter: number }> {
+  const [row] = await prisma.$queryRawUnsafe<Array<{ oldest: bigint | null; counter: bigint | null }>>(
+    `SELECT (SELECT min("version") FROM "ChangeLog") AS oldest, (SELECT "version" FROM "IngestState" WHERE "id" = 1) AS counter`,
+  );
+  return { oldest: row?.oldest == null ? null : Number(row.oldest), counter: Number(row?.counter ?? 0n) };
+}
+
+/**
+ * Stores the delta of `version` unless one is stored already (compare-and-set: the first writer
+ * wins), then returns the stored one, which every process serves.
+ */
+export async function storeDelta(prisma: PrismaClient, version: number, delta: unknown): Promise<unknown> {
+  await prisma.$executeRawUnsafe(`UPDATE "ChangeLog" SET "delta" = $1::jsonb WHERE "version" = $2::bigint AND "delta" IS NULL`, JSON.stringify(delta), String(version));
+  const [row] = await prisma.$queryRawUnsafe<Array<{ delta: unknown }>>(`SELECT "delta" FROM "ChangeLog" WHERE "version" = $1::bigint`, String(version));
+  return row?.delta ?? delta;
+}
+
+/** The entries of `versions` (those still kept), oldest first, as entriesAfter gives them (without `previous`: 0). */
+export async function entriesOf(prisma: PrismaClient, versions: readonly number[]): Promise<ChangeLogEntry[]> {
+  if (!versions.length) return [];
+  type Row = { version: bigint; seenAt: Date; games: number[]; started: number[] | null; markets: ChangedMarket[]; delta: unknown };
+  const rows = await prisma.$queryRawUnsafe<Row[]>(
+    `SELECT "version", "seenAt", "games", "started", "markets", "delta" FROM "ChangeLog" WHERE "version" = ANY($1::bigint[]) ORDER BY "version"`,
+    versions.map(String),
+  );
+  return rows.map((r) => ({ version: Number(r.version), previous: 0, seenAt: r.seenAt, games: (r.games ?? []).map(Number), started: (r.started ?? []).map(Number), markets: r.markets ?? [], delta: r.delta ?? null }));
 }

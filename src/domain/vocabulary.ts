@@ -13,6 +13,14 @@ export type ListingPeriod = Period;
 export const LISTING_SORTS = ['odds', 'value'] as const;
 export type ListingSort = (typeof LISTING_SORTS)[number];
 
+/**
+ * Why a resumable stream answers a Last-Event-ID with a snapshot (docs/live-protocol.md): the id is
+ * older than the change log keeps, this database never issued it, or more changes followed it than
+ * a replay sends (src/services/change-feed.ts REPLAY_MAX_ENTRIES).
+ */
+export const RESYNC_REASONS = ['history_expired', 'unknown_event_id', 'too_many_changes'] as const;
+export type ResyncReason = (typeof RESYNC_REASONS)[number];
+
 /** Subscription plans, from the smallest. */
 export const PLANS = ['starter', 'pro', 'elite'] as const;
 export type Plan = (typeof PLANS)[number];

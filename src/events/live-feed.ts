@@ -87,6 +87,22 @@ export function marketInScope(m: MarketChange, scope: LiveScope): boolean {
 }
 
 /**
+ * The part of an unfiltered delta (a change-log entry's, src/services/change-deltas.ts) that a client
+ * of `scope` gets: the games of its game (every game without one), and the quotes marketInScope keeps
+ * (player_props: the props only; no market type: the game markets only; the book). Pure: every
+ * process filters the same stored delta to the same bytes. May be empty (no games, no quotes).
+ */
+export function filterDelta<G extends { game_id: number }, Q extends { game_id: number; market_type: string; book_id: number }>(
+  delta: { games: readonly G[]; quotes: readonly Q[] },
+  scope: LiveScope,
+): { games: G[]; quotes: Q[] } {
+  return {
+    games: delta.games.filter((g) => scope.gameId == null || scope.gameId === g.game_id),
+    quotes: delta.quotes.filter((q) => marketInScope({ gameId: q.game_id, marketType: q.market_type, bookId: q.book_id }, scope)),
+  };
+}
+
+/**
  * Whether a change tick may concern `scope`: a changed quote of the scope's game, market and book, or
  * a changed game row of the scope's game (any game without one). Interval ticks concern every scope.
  */

@@ -27,6 +27,8 @@ type FeedDeps = {
    * this process starts ingesting, stopped after its feed.
    */
   whileIngesting?: () => FeedRunner;
+  /** Decides the delta of each committed change before it is announced (IngestOptions.afterCommit). */
+  afterCommit?: (version: number) => Promise<void>;
   /** The polled sources' quotas by format name (feedQuotas: served by /readyz and /metrics); a poller makes its own when absent. */
   feedQuotas?: ReadonlyMap<string, FeedQuota>;
 };
@@ -95,12 +97,14 @@ function startSources(deps: FeedDeps): FeedRunner {
   let queue: Promise<unknown> = Promise.resolve();
   const onSkipped = tellSkippedOnce((document, { path, reason }) => log.warn({ document, path, reason }, 'part of a document skipped'));
 
-  const ingest = (documents: SourceDocument[], source: string) => {
+  /** `backfill`: history written at start, before anyone listens; see the simulator's start below. */
+  const ingest = (documents: SourceDocument[], source: string, backfill = false) => {
     const run = queue.then(async () => {
       const started = Date.now();
       const summary = await ingestDocuments(documents, {
         db,
         bus,
+        afterCommit: backfill ? undefined : deps.afterCommit,
         onRejected: (name, message) => log.warn({ document: name, reason: message }, 'document rejected'),
         onSkipped,
       });
@@ -131,9 +135,12 @@ function startSources(deps: FeedDeps): FeedRunner {
     };
     const start = async () => {
       // An empty store first gets the last hours replayed, so openers and movement exist at once.
+      // Their deltas are left to the first reader that needs one (a replay: src/services/change-deltas.ts
+      // decides it then, the same way, first writer wins): deciding each here, on the embedded store's one
+      // connection, made the backfill, which a shutdown waits for, several seconds longer.
       if ((await db.prisma.game.count({ where: { simulated: true } })) === 0) {
         const docs = backfillInstants(now()).flatMap((at) => simulatedDocuments(at, options));
-        await ingest(docs, 'simulator backfill');
+        await ingest(docs, 'simulator backfill', true);
       }
       await tick();
     };

@@ -32,7 +32,9 @@ export function buildAsyncApi(schema: GraphQLSchema, options: AsyncApiOptions): 
         'Socket.IO events are the messages below, each named by its event. The spec\'s channel (live_odds snapshots about every ' +
         `${seconds} s, filtered by subscribe) is extended by odds_change deltas with sequence numbers: keep stream and seq from the latest ` +
         'snapshot; apply an odds_change of the same stream whose base_seq equals your seq and take its seq; ignore one whose seq is not above ' +
-        'yours; on a gap send resync. A new snapshot replaces your state. docs/live-protocol.md has an example session. ' +
+        'yours; on a gap send resync. A new snapshot replaces your state. The sequence is global (stream "global", the change log\'s): ' +
+        'every ingest that changed something has one odds_change, the same seq and content on every API process, empty when nothing in ' +
+        'your filter changed, so any process can resume you. docs/live-protocol.md has an example session. ' +
         'The same data is on GraphQL over WebSocket at /graphql (subscriptions liveOdds and liveOddsChanges). ' +
         'Line-movement signals (steam, reverse line movement, market leaders: docs/signals.md) come only to sockets that ask with subscribe_signals, as line_signal events ' +
         '(GraphQL: subscription lineSignalEvents; SSE /api/v1/nba/odds/stream: signals=).',

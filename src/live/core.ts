@@ -55,8 +55,8 @@ export function liveContext(deps: Pick<LiveDeps, 'db' | 'feed' | 'timeZone' | 'n
 }
 
 /**
- * The delta stream of `filter` in this process (src/services/live-streams.ts, the one
- * Subscription.liveOddsChanges reads): its id, its seq and the window a reconnect replays from.
+ * The delta stream of `filter` (src/services/live-streams.ts, the one Subscription.liveOddsChanges
+ * reads): its id (`global`) and the replay of a reconnect from the stored change log.
  */
 export function filterStream(deps: Pick<LiveDeps, 'db' | 'feed'>, filter: LiveFilter): LiveStream {
   return liveStream(deps.feed, deps.db.prisma, { gameId: filter.game_id ?? null, marketType: filter.market_type ?? null, bookId: filter.book_id ?? null });

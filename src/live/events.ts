@@ -1,7 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
 import { LIVE_AUTH_FAILURES, LIVE_AUTH_MESSAGES, LiveAuthError, type LiveAuthFailure } from '../auth/live-key';
 import { ENUM_VOCABULARY, rootFieldSchema, type JsonSchema, loadOperations } from '../graphql';
-import { IDLE_MS, WINDOW } from '../services/live-streams';
+import { REPLAY_MAX_ENTRIES } from '../services/change-feed';
+import { GLOBAL_STREAM } from '../services/live-streams';
 import { SNAPSHOT_REASONS } from './protocol';
 import { liveSnapshotDocument } from './snapshot';
 
@@ -94,8 +95,8 @@ export function liveEvents(schema: GraphQLSchema): Record<string, LiveEvent> {
           changes: { type: 'boolean', default: true, description: 'false: no odds_change for this socket, only the live_odds snapshots of the spec' },
           stream: {
             type: 'string',
-            pattern: '^[0-9a-f]{1,64}$',
-            description: `Reconnect: the stream of the last push applied, given with last_seq. The missed deltas come instead of a snapshot while the server holds them (the last ${WINDOW} of the stream; a stream without subscriber lives ${IDLE_MS / 1000} s)`,
+            pattern: '^[0-9a-z]{1,64}$',
+            description: `Reconnect: the stream of the last push applied (\`${GLOBAL_STREAM}\`), given with last_seq. The missed deltas come instead of a snapshot, on any API process, while the stored change log holds them all (72 hours) and they are at most ${REPLAY_MAX_ENTRIES}; otherwise a snapshot with reason resync`,
           },
           last_seq: { type: 'integer', minimum: 0, maximum: 2_147_483_647, description: 'Reconnect: the seq of the last delta (or snapshot) applied, given with stream' },
         },
@@ -168,9 +169,10 @@ export function liveEvents(schema: GraphQLSchema): Record<string, LiveEvent> {
     oddsChange: {
       name: 'odds_change',
       title: 'odds_change (server to client)',
-      summary: 'A delta: the quotes and games one ingest changed within the filter (extension)',
+      summary: 'A delta: the quotes and games one ingest changed within the filter (extension), possibly none',
       description:
-        'quotes: the displayed quote of every (game, book, market) in which a quote moved, appeared or was withdrawn: replace the outcome with the same game_id, book_id, ' +
+        'One per ingest that changed something, on every filter (empty games and quotes when nothing in the filter changed), numbered by the global change log: ' +
+        'seq is the ingest\'s version, base_seq the previous ingest\'s, the same on every API process. quotes: the displayed quote of every (game, book, market) in which a quote moved, appeared or was withdrawn: replace the outcome with the same game_id, book_id, ' +
         'market_type, period and side (is_available false: withdrawn). games: status, clock and score of the games that changed; a game no longer in_progress/live leaves the live set. ' +
         'Under market_type player_props the quotes are player props only, each the one quote of a player and line that the ingest changed (a game that starts playing: all its props), ' +
         'with player_id, prop_type and is_alternate beside the game keys: replace the prop outcome with the same game_id, book_id, market_type, side, player_id and is_alternate ' +

@@ -68,7 +68,8 @@ export function parseLiveRequest(raw: unknown): LiveRequest {
     request.options.changes = input.changes;
   }
   if (input.stream != null || input.last_seq != null) {
-    if (typeof input.stream !== 'string' || !/^[0-9a-f]{1,64}$/.test(input.stream)) throw bad('stream must be the stream id of an earlier push, given with last_seq');
+    // `global` today; the hex ids of the earlier per-process streams still pass, and get a resync snapshot.
+    if (typeof input.stream !== 'string' || !/^[0-9a-z]{1,64}$/.test(input.stream)) throw bad('stream must be the stream id of an earlier push, given with last_seq');
     request.options.resume = { stream: input.stream, last_seq: positiveInteger('last_seq', input.last_seq, 0) };
   }
   return request;

@@ -1,5 +1,5 @@
 import { AppError, ERRORS, type ErrorCode } from '../errors';
-import type { JsonSchema } from '../graphql';
+import { RESYNC_REASONS, type JsonSchema } from '../graphql';
 
 // The spec's envelopes (section 1) and how a GraphQL result becomes one. A route names its envelope
 // with one of the constructors below; openapi.ts asks the same object for the body's JSON Schema.
@@ -150,7 +150,7 @@ export function events(field: string): Envelope {
           reason: { type: 'string', enum: ['snapshot', 'interval', 'resync'], description: 'Why this snapshot: the first event, the periodic snapshot, or a resync' },
           stream: { type: 'string', const: 'global', description: 'Always global: the sequence is the database-wide one, valid on every process and across restarts' },
           seq: { type: 'integer', description: 'The global sequence number of the last change this snapshot includes (also the event id)' },
-          resync_reason: { type: 'string', enum: ['history_expired', 'unknown_event_id'], description: 'Why a Last-Event-ID could not be resumed: older than the change log keeps, or never issued by this database' },
+          resync_reason: { type: 'string', enum: [...RESYNC_REASONS], description: 'Why a Last-Event-ID could not be resumed: older than the change log keeps, never issued by this database, or followed by more changes than a replay sends (a snapshot is smaller)' },
         },
       };
       const heartbeat = { type: 'object', required: ['server_time'], properties: { server_time: { type: 'string', format: 'date-time', description: 'The server clock when the heartbeat was sent' } } };

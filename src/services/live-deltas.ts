@@ -5,11 +5,9 @@ import { marketInScope, scopeWantsProps, type LiveScope, type LiveTick } from '.
 import { isOneOf, isPropMarket, LIVE_STATUSES, MARKET_TYPES, ODDS_DECIMAL_DIGITS, propTypeOf, pushTo, roundTo } from '../domain';
 import { displayedQuotes } from './quotes';
 
-// The one delta engine (docs/live-protocol.md): what a change tick of the live feed changed inside a
-// filter, read from one database snapshot, for every transport. Two numberings use it: the
-// per-process streams of live-streams.ts (seq, a replay window: Subscription.liveOddsChanges, hence
-// graphql-ws and the Socket.IO rooms) and the global sequence of odds-stream.ts (the ingest counter,
-// the change log: Subscription.oddsStream, hence SSE). Both keep a DeltaTracker per client state.
+// The one delta engine (docs/live-protocol.md): what the keys of a change-log entry changed inside a
+// filter, read from one database snapshot. change-deltas.ts decides each entry's delta with it, once,
+// for every process and transport (the streams of live-streams.ts and odds-stream.ts filter that).
 
 /**
  * A quote in a delta: the displayed quote of one game, book, market, period and side, and on a
@@ -74,7 +72,7 @@ export interface TickChanges {
  * The current rows of what `tick` names: games (status, clock, score) and the quotes of its changed
  * markets, of the game markets or (`props`) of the player props only: the props of a capture are
  * read for the filters that ask for them, never for the others (a book's prop type holds every
- * player's lines). Callers share one read per tick and kind (LiveTick.shared, `changesKey`).
+ * player's lines).
  */
 export function readTickChanges(prisma: PrismaClient, tick: LiveTick, props = false): Promise<TickChanges> {
   const markets = tick.markets.filter((m) => isPropMarket(m.marketType) === props);
@@ -88,15 +86,6 @@ export function readTickChanges(prisma: PrismaClient, tick: LiveTick, props = fa
 }
 
 const isLive = (game: GameState | undefined) => game !== undefined && LIVE_STATUSES.includes(game.status);
-
-/** The LiveTick.shared key of the tick's rows of one kind (readTickChanges). */
-export const changesKey = (props: boolean) => (props ? 'live-changes:props' : 'live-changes');
-
-/** What a client replaces with `q`: the game keys, and on a prop the player and the alternate's line. */
-export function quoteChangeKey(q: LiveQuoteChange): string {
-  const base = `${q.game_id}|${q.book_id}|${q.market_type}|${q.period}|${q.side}|${q.is_live}`;
-  return q.player_id === undefined ? base : `${base}|${q.player_id}|${q.is_alternate ? q.point : ''}`;
-}
 
 function quoteChange(q: QuoteRow): LiveQuoteChange {
   return {
@@ -197,38 +186,4 @@ export async function changeWithWholeGames(
     const wider: LiveTick = { ...keysTick([...tick.games], [...keys.values()]), seenAt: tick.seenAt };
     return changeInScope(wider, await readTickChanges(db, wider, props), scope, new Set(whole));
   });
-}
-
-/**
- * What the clients of one stream hold: the live games whose every quote in scope they have. A game
- * they do not hold (it just started playing, or they joined after it began) comes whole in its next
- * delta, as a snapshot would show it, not only with the markets that moved.
- */
-export class DeltaTracker {
-  private held = new Set<number>();
-
-  constructor(private readonly scope: LiveScope) {}
-
-  /** The clients now hold exactly these games (a snapshot was sent, or the stream began). */
-  holdOnly(ids: Iterable<number>): void {
-    this.held = new Set(ids);
-  }
-
-  /** Notes what a delta sent: games being played are held whole, games that left play are not. */
-  sent(change: Pick<LiveOddsChange, 'games'>): void {
-    for (const g of change.games) {
-      if (LIVE_STATUSES.includes(g.status)) this.held.add(g.game_id);
-      else this.held.delete(g.game_id);
-    }
-  }
-
-  /** The delta of `tick` for these clients, or null (the tick's rows are read once per tick: LiveTick.shared). */
-  async next(prisma: PrismaClient, tick: LiveTick): Promise<Pick<LiveOddsChange, 'games' | 'quotes'> | null> {
-    const props = scopeWantsProps(this.scope);
-    const changes = await tick.shared(changesKey(props), () => readTickChanges(prisma, tick, props));
-    const whole = playingGames(changes, tick.games, this.scope).filter((id) => !this.held.has(id));
-    const change = await changeWithWholeGames(prisma, tick, changes, this.scope, whole);
-    if (change) this.sent(change);
-    return change;
-  }
 }

@@ -1,144 +1,107 @@
-import { randomBytes } from 'node:crypto';
 import type { PrismaClient } from '../db/client';
-import { findLiveGames } from '../db/movement-repository';
-import { scopeKey, tickConcerns, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
-import { LIVE_STATUSES } from '../domain';
-import { DeltaTracker, quoteChangeKey, type LiveOddsChange } from './live-deltas';
+import { filterDelta, scopeKey, type LiveFeed, type LiveScope } from '../events/live-feed';
+import { changeFeed, replayAfter, type ChangeFeedEntry } from './change-feed';
+import type { LiveOddsChange } from './live-deltas';
 
 export type { LiveGameChange, LiveOddsChange, LiveQuoteChange } from './live-deltas';
 
-// Live delta streams (docs/live-protocol.md): per process, one stream per distinct filter (scope). A
-// stream turns each change tick of the live feed into at most one delta holding only what changed in
-// its scope (the delta engine, live-deltas.ts), numbers it (seq, +1 per delta), keeps the last WINDOW deltas for reconnects, and hands it to
-// its listeners (Subscription.liveOddsChanges, hence graphql-ws and the Socket.IO rooms). The rows of
-// one tick are read once per process (LiveTick.shared), whatever the number of streams and clients.
+// Live delta streams (docs/live-protocol.md): one sequence for every filter and process, the
+// change log's. Each change-log entry (its delta decided once and stored, change-deltas.ts) reaches
+// every stream through the process's change feed (change-feed.ts), filtered to the stream's scope
+// (filterDelta, a pure function), with seq = the entry's version and base_seq = the version of the
+// entry before it: the same numbers and bytes on every process, whenever it started. A stream sends
+// every entry, even one whose filtered delta is empty, so that base_seq always meets the seq its
+// clients hold. Read by Subscription.liveOddsChanges (graphql-ws, the Socket.IO rooms) and by
+// Subscription.oddsStream (SSE, which skips the empty ones: odds-stream.ts).
 
-/** Deltas a stream keeps for reconnects. */
-export const WINDOW = 512;
-/** How long a stream with no listener lives on (and keeps counting), so a reconnect can replay. */
-export const IDLE_MS = 60_000;
+/** The `stream` of every delta and snapshot: the sequence is global, not one process's. */
+export const GLOBAL_STREAM = 'global';
 
-/**
- * The part of `change` that differs from what a stream last said (`said`: per game, key -> values,
- * updated here), or null when nothing does. A quote changes as a whole when any of its values
- * changes. A game that leaves play is forgotten: what a stream remembers stays bounded by the games
- * being played, and a game that comes back into play (a status flicker) comes whole again, the values
- * it had before included.
- */
-function unsent(change: Pick<LiveOddsChange, 'games' | 'quotes'>, said: Map<number, Map<string, string>>): Pick<LiveOddsChange, 'games' | 'quotes'> | null {
-  const fresh = <T extends object>(gameId: number, key: string, item: T) => {
-    let ofGame = said.get(gameId);
-    if (!ofGame) said.set(gameId, (ofGame = new Map()));
-    const values = JSON.stringify(item);
-    if (ofGame.get(key) === values) return false;
-    ofGame.set(key, values);
-    return true;
-  };
-  const games = change.games.filter((g) => fresh(g.game_id, 'game', g));
-  const quotes = change.quotes.filter((q) => fresh(q.game_id, quoteChangeKey(q), q));
-  for (const g of games) if (!LIVE_STATUSES.includes(g.status)) said.delete(g.game_id);
-  return games.length || quotes.length ? { games, quotes } : null;
+/** The delta of `entry` a client of `scope` gets (possibly empty). */
+export function changeOf(entry: ChangeFeedEntry, scope: LiveScope): LiveOddsChange {
+  return { stream: GLOBAL_STREAM, seq: entry.version, base_seq: entry.previous, at: entry.at, ...filterDelta(entry.delta, scope) };
 }
 
 /** The delta stream of one scope in one process. */
 export interface LiveStream {
   readonly id: string;
-  /** Seq of the latest delta (0 before the first). A snapshot taken now applies at this seq. */
-  readonly seq: number;
-  /** Calls `listener` with every delta from now on, in seq order; the stream lives while listened to. */
+  /** Calls `listener` with the delta of every entry from now on, in seq order, empty ones too. */
   listen(listener: (change: LiveOddsChange) => void): () => void;
-  /** The deltas after `seq` up to the latest, or null when the window no longer holds them all. */
-  replay(afterSeq: number): LiveOddsChange[] | null;
+  /**
+   * The deltas after `afterSeq` up to the newest, from the stored log (on any process), or null when
+   * they cannot be replayed (change-feed.ts replayAfter: unknown, pruned, or more than REPLAY_MAX_ENTRIES).
+   * Every delta after the last one it returns reaches the stream's listeners.
+   */
+  replay(afterSeq: number): Promise<LiveOddsChange[] | null>;
+  /**
+   * `listen` with the deltas after `afterSeq` first (replayed from the log, then those the feed
+   * brought meanwhile), or null when they cannot be replayed.
+   */
+  resume(afterSeq: number, listener: (change: LiveOddsChange) => void): Promise<(() => void) | null>;
 }
 
-const registries = new WeakMap<LiveFeed, Map<string, LiveStream>>();
+const registries = new WeakMap<LiveFeed, Map<string, { stream: LiveStream; listeners: Set<(change: LiveOddsChange) => void> }>>();
 
-/** The stream of `scope` on `feed` (made on first use; see IDLE_MS). */
+/** The stream of `scope` on `feed`: one per scope and process while listened to, whose filtered deltas its listeners share. */
 export function liveStream(feed: LiveFeed, prisma: PrismaClient, scope: LiveScope): LiveStream {
   let registry = registries.get(feed);
   if (!registry) registries.set(feed, (registry = new Map()));
   const key = scopeKey(scope);
-  let stream = registry.get(key);
-  if (!stream) {
-    stream = createStream(feed, prisma, scope, () => registry.delete(key));
-    registry.set(key, stream);
-  }
-  return stream;
-}
-
-function createStream(feed: LiveFeed, prisma: PrismaClient, scope: LiveScope, dispose: () => void): LiveStream {
-  const id = randomBytes(6).toString('hex');
-  let seq = 0;
-  /** Deltas by seq, oldest first; a null marks a delta lost to a read error (a gap nobody can replay). */
-  const window: Array<LiveOddsChange | null> = [];
+  const known = registry.get(key);
+  if (known) return known.stream;
   const listeners = new Set<(change: LiveOddsChange) => void>();
-  const said = new Map<number, Map<string, string>>();
-  /** The live games the stream's clients hold whole: those live when it began, then those it sent whole. */
-  const tracker = new DeltaTracker(scope);
-  let idle: NodeJS.Timeout | null = null;
-  // Ticks are handled one after another, so seq follows the ingest order even when reads overlap.
-  // First, the games being played now: a client's first snapshot is read after this stream exists
-  // and holds them whole already. (If the read fails, they come whole on their next change.)
-  let chain: Promise<void> = findLiveGames(prisma, LIVE_STATUSES, scope.gameId != null ? [scope.gameId] : undefined).then(
-    (games) => tracker.holdOnly(games.map((g) => g.id)),
-    () => {},
-  );
-
-  const record = (change: LiveOddsChange | null) => {
-    window.push(change);
-    if (window.length > WINDOW) window.shift();
-  };
-  const handle = async (tick: LiveTick) => {
-    let inScope: Awaited<ReturnType<DeltaTracker['next']>>;
-    try {
-      inScope = await tracker.next(prisma, tick);
-    } catch {
-      // The change is lost: count it, so the next delta shows a gap and clients resync.
-      seq++;
-      record(null);
-      return;
-    }
-    if (!inScope) return;
-    // Only what differs from what this stream last said: the read returns whole markets of a book.
-    inScope = unsent(inScope, said);
-    if (!inScope) return;
-    seq++;
-    const change: LiveOddsChange = { stream: id, seq, base_seq: seq - 1, at: tick.seenAt ?? tick.at, ...inScope };
-    record(change);
-    for (const listener of [...listeners]) listener(change);
-  };
-  const stopTicks = feed.onTick((tick) => {
-    if (tick.reason !== 'change' || !tickConcerns(tick, scope)) return;
-    chain = chain.then(() => handle(tick));
-  });
-  const scheduleIdle = () => {
-    idle = setTimeout(() => {
-      stopTicks();
-      dispose();
-    }, IDLE_MS);
-    idle.unref();
-  };
-  scheduleIdle();
-
-  return {
-    id,
-    get seq() {
-      return seq;
-    },
+  let stop: (() => void) | null = null;
+  const stream: LiveStream = {
+    id: GLOBAL_STREAM,
     listen(listener) {
-      if (idle) clearTimeout(idle);
-      idle = null;
       listeners.add(listener);
+      if (!stop) {
+        registry.set(key, { stream, listeners });
+        stop = changeFeed(feed, prisma).onEntry((entry) => {
+          const change = changeOf(entry, scope);
+          for (const l of [...listeners]) l(change);
+        });
+      }
       return () => {
         if (!listeners.delete(listener) || listeners.size) return;
-        scheduleIdle();
+        stop?.();
+        stop = null;
+        if (registry.get(key)?.stream === stream) registry.delete(key);
       };
     },
-    replay(afterSeq) {
-      const first = seq - window.length + 1;
-      if (!Number.isSafeInteger(afterSeq) || afterSeq > seq || afterSeq + 1 < first) return null;
-      const missed = window.slice(afterSeq + 1 - first);
-      return missed.every((c): c is LiveOddsChange => c !== null) ? missed : null;
+    async replay(afterSeq) {
+      // After the change feed's start: the replay then reaches at least where the feed starts, and
+      // every entry after that reaches the stream's listeners, so a replay and the deltas that follow
+      // it leave no hole between them.
+      await changeFeed(feed, prisma).ready;
+      const replayed = await replayAfter(prisma, afterSeq);
+      return 'refused' in replayed ? null : replayed.entries.map((entry) => changeOf(entry, scope));
+    },
+    async resume(afterSeq, listener) {
+      const held: LiveOddsChange[] = [];
+      let live = false;
+      let through = afterSeq;
+      const pass = (change: LiveOddsChange) => {
+        if (change.seq <= through) return; // the replay had it
+        through = change.seq;
+        listener(change);
+      };
+      const unlisten = stream.listen((change) => (live ? pass(change) : held.push(change)));
+      let replayed: LiveOddsChange[] | null;
+      try {
+        replayed = await stream.replay(afterSeq);
+      } catch (error) {
+        unlisten();
+        throw error;
+      }
+      if (!replayed) {
+        unlisten();
+        return null;
+      }
+      for (const change of [...replayed, ...held]) pass(change);
+      live = true;
+      return unlisten;
     },
   };
+  return stream;
 }

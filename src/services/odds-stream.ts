@@ -1,27 +1,24 @@
 import type { PrismaClient } from '../db/client';
-import { changesSince, currentVersion } from '../db/change-log';
-import { pushIterator, scopeWantsProps, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
-import { changeWithWholeGames, DeltaTracker, keysTick, playingGames, readTickChanges, type LiveOddsChange } from './live-deltas';
+import { pushIterator, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
+import { changeFeed, replayAfter, snapshotPosition, type ReplayRefusal } from './change-feed';
+import type { LiveOddsChange } from './live-deltas';
+import { changeOf, GLOBAL_STREAM, liveStream } from './live-streams';
+
+export { GLOBAL_STREAM } from './live-streams';
 
 // The resumable odds stream (Subscription.oddsStream, served as Server-Sent Events by
-// src/live/use/sse.ts; docs/live-protocol.md). Its deltas come from the one delta engine
-// (live-deltas.ts), as those of the per-process streams of live-streams.ts; unlike them, its numbers are global: an event's sequence is the ingest counter value
-// (IngestState.version) its data includes, so a client can resume on any API process, after a
-// restart, from the stored change log (src/db/change-log.ts) instead of a window in memory.
+// src/live/use/sse.ts; docs/live-protocol.md). Its events are the stored deltas of the change log
+// (change-deltas.ts), filtered to the client's scope, as the other live streams send them
+// (live-streams.ts), except that a delta empty in the scope is not sent: an event's id is the entry's
+// version, and its base_seq the id of the previous event sent on the connection.
 //
-// Why the state a resuming client reaches is the one it would have reached without leaving: a
-// change with sequence s is in the log with its keys; a catch-up after n reads the current rows of
-// every key logged after n, so each quote and game that changed since n arrives with its latest
-// value, and one that did not change since n was already right in the client's state. One more
-// rule keeps "the client holds every displayed quote of every game being played" true along the
-// way, as a snapshot would: a game that the client does not hold yet (it started playing, or it is
-// the first change after a catch-up) comes with all its quotes in the filter, not only the changed
-// markets; a catch-up does the same for every game being played whose row changed since n.
+// Why a resuming client, on any process and after a restart, gets exactly what it would have got
+// without leaving: the deltas are stored, one per entry, decided once; a resume after id n replays
+// the stored entries after n one by one, filtered, skipping the empty ones and chaining base_seq
+// from n, which is what an uncut connection sent after n. Past the log's retention or
+// REPLAY_MAX_ENTRIES entries, it gets a resync snapshot with the reason.
 
-/** The `stream` value of the stream's payloads: its seq numbers are global, not per process. */
-export const GLOBAL_STREAM = 'global';
-
-export type OddsStreamResyncReason = 'history_expired' | 'unknown_event_id';
+export type OddsStreamResyncReason = ReplayRefusal;
 
 /** Why a snapshot of the stream is read. */
 export type OddsStreamSnapshotReason = 'snapshot' | 'interval' | 'resync';
@@ -50,11 +47,11 @@ export function parseLastEventId(raw: string | null | undefined): number | null 
 }
 
 /**
- * The events of the stream for `scope`: first a snapshot, or (with `lastEventId`) the changes since
- * that event as one change, or a snapshot with the reason when they cannot be replayed; then a change
- * per change tick of the feed touching the scope, and a snapshot per interval tick. Ticks are handled
- * one after another in the order the feed gives them. A failed read ends the stream with the error
- * (the client reconnects with its last event id and loses nothing).
+ * The events of the stream for `scope`: first a snapshot, or (with `lastEventId`) the stored deltas
+ * after that event one by one (those non-empty in the scope), or a snapshot with the reason when they
+ * cannot be replayed; then the delta of every change-log entry non-empty in the scope, and a snapshot
+ * per interval tick. A failed read ends the stream with the error (the client reconnects with its
+ * last event id and loses nothing).
  */
 export function oddsStream<S extends object>(
   prisma: PrismaClient,
@@ -66,82 +63,62 @@ export function oddsStream<S extends object>(
   return pushIterator<OddsStreamItem<S>>((push, fail) => {
     let done = false;
     let failed = false;
-    /** The sequence of the last event sent: the state the client holds. */
+    /** The id of the last event sent: the state the client holds, the base of the next delta. */
     let last = -1;
+    /** Every entry up to this version is in what the client holds (sent, empty in its scope, or in a snapshot). */
+    let through = -1;
 
-    const emit = (item: OddsStreamItem<S>) => {
-      last = item.sequence;
-      push(item);
+    const send = (change: LiveOddsChange) => {
+      if (done || change.seq <= through) return;
+      through = change.seq;
+      if (!change.games.length && !change.quotes.length) return;
+      push({ sequence: change.seq, kind: 'change', snapshot: null, change: { ...change, base_seq: last }, resyncReason: null });
+      last = change.seq;
     };
 
-    /** Live games the client holds all quotes of (in scope); others come whole on their next change. */
-    const tracker = new DeltaTracker(scope);
-
     const snapshot = async (reason: OddsStreamSnapshotReason, tick: LiveTick | null, resyncReason: OddsStreamResyncReason | null = null) => {
-      // The counter first: the snapshot read after it includes every change up to it (or later ones,
-      // which their own change then sends again; applying one twice changes nothing).
-      const sequence = await currentVersion(prisma);
+      // The position first: the snapshot read after it includes every change up to it (or later ones,
+      // which their own delta then sends again; applying one twice changes nothing).
+      const sequence = await snapshotPosition(feed, prisma);
       const live = await readSnapshot(reason, tick);
       if (done) return;
-      // The reader returns the game rows themselves (no promises).
-      tracker.holdOnly((live as unknown as { games: Array<{ id: number }> }).games.map((g) => g.id));
-      emit({ sequence, kind: 'snapshot', snapshot: { ...live, stream: GLOBAL_STREAM, seq: sequence }, change: null, resyncReason });
+      through = Math.max(through, sequence);
+      last = sequence;
+      push({ sequence, kind: 'snapshot', snapshot: { ...live, stream: GLOBAL_STREAM, seq: sequence }, change: null, resyncReason });
     };
 
     const start = async () => {
       if (lastEventId === null) return snapshot('snapshot', null);
-      const since = await changesSince(prisma, lastEventId);
-      if (lastEventId > since.latest) return snapshot('resync', null, 'unknown_event_id');
-      if (lastEventId === since.latest) {
-        last = lastEventId;
-        return;
-      }
-      // Entries up to oldest - 1 may have been pruned; without any entry nothing after the id is known.
-      if (since.oldest === null || lastEventId < since.oldest - 1) return snapshot('resync', null, 'history_expired');
-      const tick = keysTick(since.games, since.markets);
-      const changes = await readTickChanges(prisma, tick, scopeWantsProps(scope));
-      const inScope = (await changeWithWholeGames(prisma, tick, changes, scope, playingGames(changes, since.games, scope))) ?? { games: [], quotes: [] };
+      // After the change feed's start (as snapshotPosition does): the replay then reaches at least
+      // where the feed starts, and every entry after that reaches this stream's listener.
+      await changeFeed(feed, prisma).ready;
+      const replayed = await replayAfter(prisma, lastEventId);
+      if ('refused' in replayed) return snapshot('resync', null, replayed.refused);
       if (done) return;
-      tracker.holdOnly([]);
-      tracker.sent(inScope);
-      // Sent even when empty: it moves the client's last event id past changes outside its filter.
-      emit({
-        sequence: since.latest,
-        kind: 'change',
-        snapshot: null,
-        change: { stream: GLOBAL_STREAM, seq: since.latest, base_seq: lastEventId, at: since.firstAt ?? new Date(), ...inScope },
-        resyncReason: null,
-      });
+      last = lastEventId;
+      through = lastEventId;
+      for (const entry of replayed.entries) send(changeOf(entry, scope));
     };
 
-    const onTick = async (tick: LiveTick) => {
-      if (tick.reason === 'interval') return snapshot('interval', tick);
-      // A publisher that does not number its changes: only a snapshot is sure to include them.
-      if (tick.version === null) return snapshot('resync', tick);
-      if (tick.version <= last) return; // the snapshot or catch-up already includes it
-      const inScope = await tracker.next(prisma, tick);
-      if (!inScope || done) return;
-      emit({
-        sequence: tick.version,
-        kind: 'change',
-        snapshot: null,
-        change: { stream: GLOBAL_STREAM, seq: tick.version, base_seq: last, at: tick.seenAt ?? tick.at, ...inScope },
-        resyncReason: null,
-      });
-    };
-
-    // Ticks are queued from now on, behind the first read, so none falls between the two.
+    // Deltas and interval ticks are queued from now on, behind the first read, so none falls between
+    // the two: an entry the feed handed out before the listener was in was read before the first read,
+    // which therefore covers it.
     const onError = (error: unknown) => {
       failed = true;
       fail(error);
     };
-    let chain: Promise<void> = start().catch(onError);
+    const queue = (step: () => unknown) => {
+      chain = chain.then(() => (failed || done ? undefined : step())).catch(onError);
+    };
+    let chain: Promise<unknown> = start().catch(onError);
+    const stopChanges = liveStream(feed, prisma, scope).listen((change) => queue(() => send(change)));
     const stopTicks = feed.onTick((tick) => {
-      chain = chain.then(() => (failed || done ? undefined : onTick(tick))).catch(onError);
+      if (tick.reason === 'interval') queue(() => snapshot('interval', tick));
     });
     return () => {
       done = true;
       stopTicks();
+      stopChanges();
     };
   });
 }

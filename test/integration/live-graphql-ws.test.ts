@@ -78,7 +78,7 @@ describe('graphql-ws Subscription.liveOdds', () => {
     expect(changes.errors).toEqual([]);
   });
 
-  test('when the change subscription names a market type or book, then deltas carry only those', async () => {
+  test('when the change subscription names a market type or book, then deltas carry only those (empty ones elsewhere)', async () => {
     const key = (await t.createKey('pro')).key;
     const other = track(run(t, { apiKey: key }, { gameId: 4001, bookId: 68 }, CHANGES));
     const total = track(run(t, { apiKey: key }, { gameId: 4001, marketType: 'TOTAL' }, CHANGES));
@@ -87,8 +87,10 @@ describe('graphql-ws Subscription.liveOdds', () => {
     await ingestDocuments([capture(nextSeen(), game(-6.5))], { db: t.db, bus: t.bus });
     await waitFor('the spread delta', () => spread.results.length > 0);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(other.results).toEqual([]);
-    expect(total.results).toEqual([]);
+    // The same seq on every filter, empty outside it.
+    await waitFor('the empty deltas', () => other.results.length > 0 && total.results.length > 0);
+    const seq = spread.results[0].data.liveOddsChanges.seq;
+    for (const c of [other, total]) expect(c.results.map((r: any) => [r.data.liveOddsChanges.seq, r.data.liveOddsChanges.games, r.data.liveOddsChanges.quotes])).toEqual([[seq, [], []]]);
     expect(spread.results[0].data.liveOddsChanges.quotes.every((q: any) => q.marketType === 'spread' && q.bookId === 15)).toBe(true);
   });
 
@@ -108,6 +110,24 @@ describe('graphql-ws Subscription.liveOdds', () => {
     const r = track(run(t, { apiKey: (await t.createKey('pro')).key }, { gameId: 4001, stream: 'abc', afterSeq: 3 }, CHANGES));
     await waitFor('the error', () => r.results.length > 0 || r.errors.length > 0);
     expect(JSON.stringify(r.results[0] ?? r.errors[0])).toMatch(/fresh snapshot/);
+  });
+
+  test('when a change subscription resumes with stream global and afterSeq, then the stored deltas after it come first, exactly as an uncut one got them, then the new ones', async () => {
+    const key = (await t.createKey('pro')).key;
+    const uncut = track(run(t, { apiKey: key }, { gameId: 4001 }, CHANGES));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ingestDocuments([capture(nextSeen(), game(-7))], { db: t.db, bus: t.bus });
+    await waitFor('the first delta', () => uncut.results.length === 1);
+    const from = uncut.results[0].data.liveOddsChanges.seq;
+    for (const line of [-7.5, -8]) await ingestDocuments([capture(nextSeen(), game(line))], { db: t.db, bus: t.bus });
+    await waitFor('the missed deltas', () => uncut.results.length === 3);
+    const resumed = track(run(t, { apiKey: key }, { gameId: 4001, stream: 'global', afterSeq: from }, CHANGES));
+    await waitFor('the replay', () => resumed.results.length === 2);
+    expect(resumed.results).toEqual(uncut.results.slice(1));
+    expect(resumed.results[0].data.liveOddsChanges).toMatchObject({ stream: 'global', baseSeq: from });
+    await ingestDocuments([capture(nextSeen(), game(-8.5))], { db: t.db, bus: t.bus });
+    await waitFor('the next delta on both', () => resumed.results.length === 3 && uncut.results.length === 4);
+    expect(resumed.results[2]).toEqual(uncut.results[3]);
   });
 
   test('when the key comes as Authorization: Bearer in connection_init, then it is accepted', async () => {

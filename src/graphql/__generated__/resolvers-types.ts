@@ -885,28 +885,28 @@ export type LiveOdds = {
   games: Array<Game>;
   /** Why this payload exists: snapshot (query, or first push), interval, resync (asked for, or a reconnect that could not be replayed). */
   reason: Scalars['String']['output'];
-  /** Live pushes only: the seq of the last delta this snapshot includes; the next delta to apply has seq + 1. */
+  /** Live pushes only: the seq (a change-log version) of the last delta this snapshot includes; the next delta to apply has this as its baseSeq. */
   seq: Maybe<Scalars['Int']['output']>;
-  /** Live pushes only: the delta stream of this filter (see liveOddsChanges); null on queries. */
+  /** Live pushes only: the delta stream, `global` (see liveOddsChanges); null on queries. */
   stream: Maybe<Scalars['String']['output']>;
   /** When the newest quote included (games and markets in scope) was last seen; when no game is being played, the data's time (the newest feed document stored); null on an empty store. */
   updatedAt: Maybe<Scalars['DateTime']['output']>;
 };
 
-/** What one ingest changed inside a subscriber's filter (docs/live-protocol.md). */
+/** What one ingest changed inside a subscriber's filter, possibly nothing (docs/live-protocol.md). */
 export type LiveOddsChange = {
   __typename?: 'LiveOddsChange';
   /** When the ingested document was seen. */
   at: Scalars['DateTime']['output'];
-  /** The seq of the state this delta applies to (the snapshot's or the previous delta's): seq - 1. */
+  /** The seq of the state this delta applies to: the previous ingest's in the change log (liveOddsChanges), or the previous event's (oddsStream). A client whose seq is not this one has missed a delta and resyncs. */
   baseSeq: Scalars['Int']['output'];
   /** Games whose status, clock or score changed. */
   games: Array<LiveGameChange>;
   /** Quotes that changed. */
   quotes: Array<LiveQuoteChange>;
-  /** +1 per delta of the stream: a client that sees seq skip a number has missed one and resyncs. */
+  /** The version of the ingest in the change log: the same on every API process, increasing, not consecutive. */
   seq: Scalars['Int']['output'];
-  /** Id of the delta stream (one per filter and API process). */
+  /** Id of the delta stream: `global`, one sequence for every filter and API process. */
   stream: Scalars['String']['output'];
 };
 
@@ -1232,7 +1232,8 @@ export type OddsStreamEvent = {
   /**
    * On a snapshot sent instead of the missed changes a client asked for, why they could not be
    * replayed: history_expired (the last event id is older than the change log keeps, at least 24
-   * hours) or unknown_event_id (this database never issued it). Null otherwise.
+   * hours), unknown_event_id (this database never issued it) or too_many_changes (more than 1000
+   * changes since it: a snapshot is smaller). Null otherwise.
    */
   resyncReason: Maybe<Scalars['String']['output']>;
   /**
@@ -1817,16 +1818,18 @@ export type Subscription = {
    */
   liveOdds: LiveOdds;
   /**
-   * Deltas of the live odds (all paid plans): one per ingest that changed something inside the filter
-   * (arguments as liveOdds), only what changed, numbered per stream. With stream and afterSeq (the last
-   * seq applied), the deltas missed since come first when the server still holds them; otherwise the
-   * subscription fails with a message saying to take a fresh snapshot. docs/live-protocol.md.
+   * Deltas of the live odds (all paid plans): one per ingest that changed something, filtered to the
+   * arguments (as liveOdds), empty when nothing inside the filter changed, numbered by the global
+   * change log (the same seq and content on every API process). With stream and afterSeq (the last
+   * seq applied), the deltas missed since come first, read from the stored log on any process (up to
+   * 1000 of them, within the log's 72 hours); otherwise the subscription fails with a message saying
+   * to take a fresh snapshot. docs/live-protocol.md.
    */
   liveOddsChanges: LiveOddsChange;
   /**
    * The resumable odds stream (all paid plans): the filter of liveOdds, then a snapshot (or, with
-   * lastEventId, every change since that event read from the stored change log, as one change),
-   * then one change per ingest that changed something inside the filter and a snapshot every
+   * lastEventId, each change since that event read from the stored change log, exactly as an uncut
+   * connection got them), then one change per ingest that changed something inside the filter and a snapshot every
    * LIVE_PUSH_INTERVAL_MS. lastEventId: the sequence of the last event applied (a decimal integer).
    */
   oddsStream: OddsStreamEvent;

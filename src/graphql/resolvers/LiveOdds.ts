@@ -2,7 +2,8 @@ import { requirePlan } from '../../auth/viewer';
 import { liveFeedOf, type LiveReason, type LiveScope } from '../../events/live-feed';
 import { definitionOf, formatAmerican, impliedProbability, inLiveMarketFilter, isOneOf, MARKET_TYPES, pushTo, type LiveMarketType } from '../../domain';
 import { invalidParameter } from '../../services/arguments';
-import { liveStream } from '../../services/live-streams';
+import { snapshotPosition } from '../../services/change-feed';
+import { GLOBAL_STREAM } from '../../services/live-streams';
 import { withLiveScope } from '../live-scope';
 import type { LiveOddsResolvers, OutcomeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types';
 import type { GraphQLContext } from '../context';
@@ -37,11 +38,11 @@ const unshared: Share = (_key, make) => make();
  * `share` lets the subscribers of one push read the game list once.
  */
 export async function loadLiveOdds(ctx: GraphQLContext, scope: LiveScope, reason: LiveReason, share: Share = unshared): Promise<ResolversTypes['LiveOdds']> {
-  // On a live transport, the snapshot applies at the stream's seq as it stands before the reads: a
-  // delta committed during them is sent again after it (applying a delta twice changes nothing).
+  // On a live transport, the snapshot applies at the newest change-log entry read before the rows
+  // (snapshotPosition): a delta committed during the reads is sent again after it (applying a delta
+  // twice changes nothing). One read per push, shared by its subscribers, before theirs.
   const feed = liveFeedOf(ctx);
-  const stream = feed ? liveStream(feed, ctx.db.prisma, scope) : null;
-  const at = stream ? { stream: stream.id, seq: stream.seq } : { stream: null, seq: null };
+  const at = feed ? { stream: GLOBAL_STREAM, seq: await share('live-position', () => snapshotPosition(feed, ctx.db.prisma)) } : { stream: null, seq: null };
   // Games, scores and quotes from one database snapshot (services/live-odds.ts), handed to the
   // loaders so the fields below (Game.boxscore, the markets) show that same state.
   // Under player_props the props too, from the same snapshot (Markets.playerProps reads them primed).

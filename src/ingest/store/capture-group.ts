@@ -110,17 +110,20 @@ export function groupStatement(captures: readonly Capture[]): GroupStatement {
   // change commits without its sequence (change-log.ts). The sweep's games join its capture's entry.
   const entries = captures
     .filter((c) => c.changedGames.size || c.changedMarkets.size || c.sweep)
-    .map((c) => ({ version: String(c.version), seenAt: c.stamp, games: [...c.changedGames], markets: [...c.changedMarkets.values()] }));
+    .map((c) => ({ version: String(c.version), seenAt: c.stamp, games: [...c.changedGames], started: [...c.startedGames], markets: [...c.changedMarkets.values()] }));
   if (entries.length) {
     // RETURNING gives no order: the lost games are listed by id, so the log and the announcement
     // are the same whatever order PostgreSQL updated them in.
     const lost = first.sweep ? ` || ARRAY(SELECT "id" FROM lost ORDER BY "id")` : '';
-    sql.add('changelog', `INSERT INTO "ChangeLog" ("version", "seenAt", "games", "markets")
-      SELECT t."version", t."seenAt", t."games"${lost}, t."markets"
-      FROM jsonb_to_recordset(${sql.param(JSON.stringify(entries))}::jsonb) AS t("version" bigint, "seenAt" timestamp(3), "games" int[], "markets" jsonb) WHERE (SELECT ok FROM v)`);
+    sql.add('changelog', `INSERT INTO "ChangeLog" ("version", "seenAt", "games", "started", "markets")
+      SELECT t."version", t."seenAt", t."games"${lost}, t."started", t."markets"
+      FROM jsonb_to_recordset(${sql.param(JSON.stringify(entries))}::jsonb) AS t("version" bigint, "seenAt" timestamp(3), "games" int[], "started" int[], "markets" jsonb) WHERE (SELECT ok FROM v)`);
   }
   if (captures.some((c) => c.prune)) {
-    sql.add('changelog_prune', `DELETE FROM "ChangeLog" WHERE "recordedAt" < now() - ${sql.param(CHANGE_LOG_RETENTION_MS)}::float8 * interval '1 millisecond' AND (SELECT ok FROM v)`);
+    // The newest entry is never dropped: it is the position every snapshot and change feed starts from
+    // (src/db/change-log.ts, latestEntryVersion), the same on every process however long the log was quiet.
+    sql.add('changelog_prune', `DELETE FROM "ChangeLog" WHERE "recordedAt" < now() - ${sql.param(CHANGE_LOG_RETENTION_MS)}::float8 * interval '1 millisecond'
+      AND "version" < (SELECT max("version") FROM "ChangeLog") AND (SELECT ok FROM v)`);
   }
 
   // Signals: a key found by several captures is written once, with its first figures and, for a

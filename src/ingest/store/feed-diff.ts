@@ -1,4 +1,4 @@
-import { isPropMarket, type BettingSplit } from '../../domain';
+import { isPropMarket, LIVE_STATUSES, type BettingSplit } from '../../domain';
 import { changeLogPruneDue } from '../../db/change-log';
 import type { PrismaClient } from '../../db/client';
 import type { SignalRow } from '../../db/signal-repository';
@@ -46,6 +46,12 @@ export interface Capture {
   prune: boolean;
   signals: SignalRow[];
   changedGames: Set<number>;
+  /**
+   * Games that started playing with this capture (their status went from not live to live, or they
+   * are new and live): their delta carries them whole (src/services/change-deltas.ts). Decided here,
+   * where the previous status is known, so that no reader has to guess it later.
+   */
+  startedGames: Set<number>;
   changedMarkets: Map<string, { gameId: number; marketType: string; bookId: number }>;
   quotesChanged: number;
   historyRows: number;
@@ -127,6 +133,8 @@ export async function diffDocument(
   const version = state.version + 1n;
   state.version = version;
   const changedGames = new Set<number>();
+  const startedGames = new Set<number>();
+  const isLive = (status: string | null | undefined) => status != null && LIVE_STATUSES.includes(status);
   const changedMarkets = new Map<string, { gameId: number; marketType: string; bookId: number }>();
   const markChanged = (q: QuoteRow) =>
     changedMarkets.set(`${q.gameId}|${q.marketType}|${q.bookId}`, { gameId: q.gameId, marketType: q.marketType, bookId: q.bookId });
@@ -197,6 +205,7 @@ export async function diffDocument(
       games.push({ kind: 'row', id: game.id, row: { ...game, updatedAt: stamp, seenAt: stamp } });
       state.games.set(game.id, { row: game, updatedAt: at, seenAt: at, quotes: new Map(), betting: new Map() });
       changedGames.add(game.id);
+      if (isLive(game.status)) startedGames.add(game.id);
     } else if ((current.updatedAt <= at || described.has(game.id) || taken.has(game.id)) && !sameFields(current.row, game)) {
       // A described game's row is the stored one plus upstream ids, true whatever the capture's age.
       // A taken game's row is this capture's whatever the other source's age: its time is this
@@ -208,6 +217,7 @@ export async function diffDocument(
       } else {
         games.push({ kind: 'row', id: game.id, row: { ...game, updatedAt: iso(updated), seenAt: iso(seen) } });
       }
+      if (!isLive(current.row.status) && isLive(game.status)) startedGames.add(game.id);
       Object.assign(current, { row: game, updatedAt: updated, seenAt: seen });
       changedGames.add(game.id);
     } else if (current.seenAt < at) {
@@ -300,7 +310,7 @@ export async function diffDocument(
   const signals = changedMarkets.size ? await detectSignals(prisma, additions(state, at, changedMarkets, moved, bookRows, created), settled) : [];
   return {
     state, version, at, stamp, ...(leagueUpdate && { league: leagueUpdate }), leagueRows, bookRows, teamRows: [...teamRows, ...placeholders], games, boxRows,
-    quotes: quoteRows, betting: bettingRows, sweep, gameIds, prune: changeLogPruneDue(version), signals, changedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows,
+    quotes: quoteRows, betting: bettingRows, sweep, gameIds, prune: changeLogPruneDue(version), signals, changedGames, startedGames, changedMarkets, quotesChanged: quoteRows.length, historyRows,
   };
 }
 

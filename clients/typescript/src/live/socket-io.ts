@@ -15,8 +15,9 @@ interface ClientToServerEvents {
 /**
  * Follows the Socket.IO namespace /live-odds. The handshake's `auth` is a function, so every
  * (re)connect sends the key, the filter and, once a snapshot was applied, the `stream` and the
- * `last_seq` applied: the server then replays the missed deltas, or sends a `resync` snapshot when it
- * no longer holds them (another process, a restart, too long away). A gap asks for `resync`.
+ * `last_seq` applied: the server (any process: the sequence is the stored change log's) then replays
+ * the missed deltas, or sends a `resync` snapshot when they are no longer stored or too many. A gap
+ * asks for `resync`.
  */
 export function followSocketIo(endpoint: Endpoint, options: LiveOptions, sink: LiveSink): Transport {
   const filter = options.filter ?? {};

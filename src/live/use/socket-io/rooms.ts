@@ -10,7 +10,12 @@ import type { LiveNamespace, LiveSocket } from './types';
 // The rooms of /live-odds (index.ts): sockets with the same filter share a group, with one
 // GraphQL subscription to liveOddsChanges whose deltas go to the group's room as `odds_change`
 // (encoded once per room), and one snapshot read (GET /odds/live's selection) shared by the sockets
-// that ask for a snapshot at the same time; the spec's interval snapshot, one per group.
+// that ask for a snapshot at the same time; the spec's interval snapshot, one per group. The deltas
+// are every change-log entry, filtered (src/services/live-streams.ts): seq and base_seq are global, so
+// a snapshot's seq is a position of the same sequence and a reconnect replays from the stored log.
+
+/** Deltas a group keeps of those it sent (Group.recent): far more than arrive during one snapshot read. */
+const RECENT = 256;
 
 export interface RoomsDeps extends Pick<LiveDeps, 'schema' | 'db' | 'feed' | 'timeZone' | 'now' | 'onPush'> {
   nsp: LiveNamespace;
@@ -25,9 +30,12 @@ interface Group {
   members: Set<string>;
   filter: LiveFilter;
   viewer: Viewer;
-  /** Seq of the last delta sent to the room. */
-  sent: number;
-  /** The latest snapshot, reused while no delta was sent after it (cleared on each delta). */
+  /**
+   * The latest deltas sent to the room (at most RECENT), oldest first: what a socket that joins after
+   * a snapshot or a replay read gets of the deltas sent meanwhile, before it is let in.
+   */
+  recent: LiveOddsChange[];
+  /** The latest snapshot, reused while no non-empty delta was sent after it. */
   cached: Snapshot | null;
   /** Sockets waiting for a snapshot, and the read under way for them. */
   waiting: Array<{ socket: LiveSocket; reason: string; token: number }>;
@@ -59,7 +67,7 @@ export function createRooms(deps: RoomsDeps) {
       members: new Set(),
       filter,
       viewer,
-      sent: 0,
+      recent: [],
       cached: null,
       waiting: [],
       reading: false,
@@ -68,8 +76,8 @@ export function createRooms(deps: RoomsDeps) {
         void iterator?.return?.();
       },
     };
-    // Deltas published before the subscription starts reached nobody of this group: start after them.
-    group.sent = streamOf(group).seq;
+    // The subscription listens from its first (synchronous) step: a snapshot whose position is read
+    // after this (snapshotPosition) is followed by every delta above it.
     void (async () => {
       const result = await subscribe({ schema: deps.schema, document: changesDocument, variableValues: changesVariables(liveOddsVariables(filter)), contextValue: contextFor(viewer) });
       if (!(Symbol.asyncIterator in result)) throw new Error(result.errors?.[0]?.message ?? 'live changes did not start');
@@ -79,8 +87,9 @@ export function createRooms(deps: RoomsDeps) {
         if (stopped) break;
         const change = (item.data as { change: LiveOddsChange } | null)?.change;
         if (!change) continue;
-        group.sent = change.seq;
-        group.cached = null;
+        group.recent.push(change);
+        if (group.recent.length > RECENT) group.recent.shift();
+        if (change.games.length || change.quotes.length) group.cached = null;
         // Small and sent often: compressing would cost more than it saves.
         nsp.to(group.changes).compress(false).emit('odds_change', change);
         deps.onPush?.(new Date(change.at));
@@ -106,14 +115,19 @@ export function createRooms(deps: RoomsDeps) {
           return;
         }
         snapshot = made;
-        if (group.sent <= snapshot.seq) group.cached = snapshot;
+        group.cached = snapshot;
+      }
+      const missed = sentSince(group, snapshot.seq);
+      if (!missed) {
+        // More deltas went out during the read than the group keeps: read again.
+        group.cached = null;
+        return;
       }
       const waiting = group.waiting.splice(0).filter((w) => membership.get(w.socket.id)?.token === w.token);
       for (const reason of new Set(waiting.map((w) => w.reason))) {
         const ids = waiting.filter((w) => w.reason === reason).map((w) => w.socket.id);
         nsp.to(ids).emit('live_odds', { ...snapshot.payload, reason });
       }
-      const missed = group.sent > snapshot.seq ? (streamOf(group).replay(snapshot.seq) ?? []).filter((c) => c.seq <= group.sent) : [];
       for (const w of waiting) enter(w.socket, group, missed);
     } catch (error) {
       deps.onError?.(error);
@@ -123,6 +137,39 @@ export function createRooms(deps: RoomsDeps) {
       // Sockets that asked during the read get the next one.
       if (group.waiting.length) setImmediate(() => void serveWaiting(group));
     }
+  };
+
+  /**
+   * The deltas the group sent after `seq` (a snapshot's position, or the last of a replay), or null
+   * when it no longer keeps them all.
+   */
+  const sentSince = (group: Group, seq: number): LiveOddsChange[] | null => {
+    const i = group.recent.findIndex((c) => c.seq > seq);
+    if (i < 0) return [];
+    if (i === 0 && group.recent[0]!.base_seq > seq) return null;
+    return group.recent.slice(i);
+  };
+
+  /**
+   * Replays the deltas after `lastSeq` from the stored log (src/services/live-streams.ts), then those
+   * the group sent meanwhile, and lets the socket in; a snapshot (resync) when they cannot be replayed.
+   */
+  const resume = async (socket: LiveSocket, group: Group, lastSeq: number, token: number) => {
+    let replayed: LiveOddsChange[] | null;
+    try {
+      replayed = await streamOf(group).replay(lastSeq);
+    } catch (error) {
+      deps.onError?.(error);
+      replayed = null;
+    }
+    if (membership.get(socket.id)?.token !== token) return;
+    const through = replayed?.at(-1)?.seq ?? lastSeq;
+    const meanwhile = replayed ? sentSince(group, through) : null;
+    if (!replayed || !meanwhile) {
+      group.waiting.push({ socket, reason: 'resync', token });
+      return void serveWaiting(group);
+    }
+    enter(socket, group, [...replayed, ...meanwhile]);
   };
 
   /** Lets a socket into its group's rooms after sending it the deltas it has not seen. */
@@ -166,12 +213,10 @@ export function createRooms(deps: RoomsDeps) {
     state.key = key;
     state.changes = options.changes;
     const token = ++state.token;
-    // A reconnect whose missed deltas are still held gets them instead of a snapshot.
-    const resume = options.resume;
-    if (resume && options.changes) {
-      const stream = streamOf(group);
-      const missed = resume.stream === stream.id ? stream.replay(resume.last_seq) : null;
-      if (missed) return enter(socket, group, missed.filter((c) => c.seq <= group.sent));
+    // A reconnect (to any process) whose missed deltas the log still holds gets them instead of a snapshot.
+    const asked = options.resume;
+    if (asked && options.changes) {
+      if (asked.stream === streamOf(group).id) return void resume(socket, group, asked.last_seq, token);
       reason = 'resync';
     }
     group.waiting.push({ socket, reason, token });
@@ -187,14 +232,11 @@ export function createRooms(deps: RoomsDeps) {
         const result = await execute({ schema: deps.schema, document: snapshotDocument, variableValues: snapshotVariables(liveOddsVariables(group.filter)), contextValue: contextFor(group.viewer) });
         const made = snapshotPayload(result, 'interval');
         if ('error' in made) return nsp.to(group.snapshots).emit('live_odds', { success: false, error: made.error });
-        if (group.sent <= made.seq) group.cached = made;
+        group.cached = made;
         nsp.to(group.snapshots).emit('live_odds', made.payload);
-        // Deltas sent during the read apply after this snapshot again (applying one twice changes nothing).
-        if (group.sent > made.seq) {
-          for (const change of (streamOf(group).replay(made.seq) ?? []).filter((c) => c.seq <= group.sent)) {
-            nsp.to(group.changes).compress(false).emit('odds_change', change);
-          }
-        }
+        // Deltas sent during the read follow this snapshot again (applying one twice changes nothing);
+        // if the group no longer keeps them all, its clients see a gap and resync.
+        for (const change of sentSince(group, made.seq) ?? []) nsp.to(group.changes).compress(false).emit('odds_change', change);
       })().catch((error) => deps.onError?.(error));
     }
   });

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ChangeLog" ADD COLUMN     "delta" JSONB,
+ADD COLUMN     "started" INTEGER[] DEFAULT ARRAY[]::INTEGER[];
