@@ -17,22 +17,30 @@ import { waitFor } from './live-helpers';
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'odds.js');
 
+/** `odds serve` on the embedded store in `dataDir`, on a free port: the process, its exit code, and the port once it listens. */
+function serve(dataDir: string, env: Record<string, string> = {}) {
+  const server = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '', FEED_URL: '', ...env } });
+  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  const listening = new Promise<number>((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const match = /"port":(\d+)/.exec(out);
+      if (match && out.includes('listening')) resolve(Number(match[1]));
+    });
+    server.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+  listening.catch(() => {});
+  return { server, exited, listening };
+}
+
 test('when SIGTERM comes while a CLOSE-WAIT, a silent and an idle keep-alive socket are open, then the server still exits 0', async () => {
   if (!fs.existsSync(path.join(__dirname, '..', '..', 'dist', 'cli', 'index.js'))) throw new Error('dist/ missing: run npm run build');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-shutdown-'));
-  const server = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '', FEED_URL: '' } });
-  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  const { server, exited, listening } = serve(dataDir);
   const sockets: net.Socket[] = [];
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (d) => {
-        out += d;
-        const match = /"port":(\d+)/.exec(out);
-        if (match && out.includes('listening')) resolve(Number(match[1]));
-      });
-      server.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
-    });
+    const port = await listening;
     const open = () => {
       const socket = net.connect(port, '127.0.0.1');
       socket.on('error', () => {});
@@ -63,32 +71,23 @@ test('when SIGTERM comes while a CLOSE-WAIT, a silent and an idle keep-alive soc
 
 test('when SIGTERM comes with SHUTDOWN_DRAIN_MS set, then /readyz answers 503 at once while requests are still served, and the server exits 0 after the drain', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-drain-'));
-  const server = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '', FEED_URL: '', SHUTDOWN_DRAIN_MS: '2000' } });
-  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  // A drain far longer than the checks below need, so a slow machine still makes them inside it.
+  const { server, exited, listening } = serve(dataDir, { SHUTDOWN_DRAIN_MS: '5000' });
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (d) => {
-        out += d;
-        const match = /"port":(\d+)/.exec(out);
-        if (match && out.includes('listening')) resolve(Number(match[1]));
-      });
-      server.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
-    });
+    const port = await listening;
     const base = `http://127.0.0.1:${port}`;
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     const signalled = Date.now();
     server.kill('SIGTERM');
     let draining = await fetch(`${base}/readyz`);
     // The signal is asynchronous: a request may still come before the process has it.
-    while (draining.status === 200 && Date.now() - signalled < 1000) draining = await fetch(`${base}/readyz`);
+    while (draining.status === 200 && Date.now() - signalled < 4000) draining = await fetch(`${base}/readyz`);
     expect(draining.status).toBe(503);
     expect(await draining.json()).toEqual({ success: false, data: { status: 'draining' } });
     // Still serving during the drain: the balancer sends nothing new, but what it sent is answered.
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    expect(Date.now() - signalled).toBeLessThan(2000);
     expect(await exited).toBe(0);
-    expect(Date.now() - signalled).toBeGreaterThanOrEqual(2000);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(5000);
   } finally {
     server.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
