@@ -48,7 +48,9 @@ export function registerIngestCommand(program: Command): void {
           format,
           grouped: true,
           // Each change's delta decided once, before API processes hear of it (src/services/change-deltas.ts).
-          afterCommit: (version) => storeDeltas(db.prisma, [version]),
+          // Without a bus no process hears of it now: the first that reads the entry decides it (the
+          // same rule), and a backfill does not pay a read per capture that nobody may ever ask for.
+          afterCommit: bus ? (version) => storeDeltas(db.prisma, [version]) : undefined,
           onRejected: (_name, message) => {
             bar?.stop();
             process.stderr.write(`rejected ${message}\n`);

@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { ingestDocuments } from '../ingest/ingest';
 import { simulatedDocuments } from '../ingest/simulator/simulated-feed';
 import { loadConfig } from '../config';
-import { storeDeltas } from '../services/change-deltas';
 import { withDatabase } from './database';
 import { integer, isoDate } from './options';
 
@@ -46,7 +45,6 @@ export function registerSimulateCommand(program: Command): void {
           db,
           // Generated ahead, as a recorded series is read: written in groups, as `odds ingest` writes one.
           grouped: true,
-          afterCommit: (version) => storeDeltas(db.prisma, [version]),
           onDocument: (s) => {
             Object.assign(payload, { games: s.games, at: documents[done]?.fetchedAt?.toISOString() ?? payload.at });
             done++;

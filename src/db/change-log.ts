@@ -98,7 +98,13 @@ export async function changeLogBounds(prisma: PrismaClient): Promise<{ oldest: n
  * wins), then returns the stored one, which every process serves.
  */
 export async function storeDelta(prisma: PrismaClient, version: number, delta: unknown): Promise<unknown> {
-  await prisma.$executeRawUnsafe(`UPDATE "ChangeLog" SET "delta" = $1::jsonb WHERE "version" = $2::bigint AND "delta" IS NULL`, JSON.stringify(delta), String(version));
+  // One round trip when this writer is the first (the usual case: the ingester, right after its commit).
+  const [stored] = await prisma.$queryRawUnsafe<Array<{ delta: unknown }>>(
+    `UPDATE "ChangeLog" SET "delta" = $1::jsonb WHERE "version" = $2::bigint AND "delta" IS NULL RETURNING "delta"`,
+    JSON.stringify(delta),
+    String(version),
+  );
+  if (stored) return stored.delta;
   const [row] = await prisma.$queryRawUnsafe<Array<{ delta: unknown }>>(`SELECT "delta" FROM "ChangeLog" WHERE "version" = $1::bigint`, String(version));
   return row?.delta ?? delta;
 }
