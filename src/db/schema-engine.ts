@@ -4,6 +4,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { compareCodePoints } from '../domain/compare';
 
 // Prisma's schema engine as WebAssembly: migrations without the native binary the Prisma CLI would
 // download. The package's entry imports the .wasm as an ES module, which jest cannot load, so the
@@ -103,7 +104,7 @@ export function readMigrations(dir = MIGRATIONS_DIR): MigrationFolder[] {
     .readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(dir, entry.name, 'migration.sql')))
     .map((entry) => ({ name: entry.name, sql: fs.readFileSync(path.join(dir, entry.name, 'migration.sql'), 'utf8') }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => compareCodePoints(a.name, b.name));
 }
 
 /** The engine's view of a migrations folder (what `prisma migrate deploy` reads from disk). */

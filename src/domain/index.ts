@@ -28,6 +28,7 @@ export * from './market-view';
 export * from './players';
 export * from './player-linking';
 export * from './player-stats';
+export { compareCodePoints } from './compare';
 export * from './bettable';
 export * from './middles';
 export * from './signals';

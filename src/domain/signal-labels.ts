@@ -1,3 +1,5 @@
+import { compareCodePoints } from './compare';
+
 /**
  * Labels of line movement records (issue 23; docs/signals.md, "Labels on /live/movement"): which
  * stored signals each book took part in, per game, market and period. Pure over the stored rows
@@ -79,6 +81,6 @@ export function signalLabels(rows: readonly StoredSignalRow[]): Map<string, Sign
       for (const f of followers) add(row, f.book_id, { ...none, kind: 'market_follower', number, leaderBookId: leader, afterSeconds: num(f.after_seconds) });
     }
   }
-  for (const list of out.values()) list.sort((a, b) => a.at.getTime() - b.at.getTime() || a.key.localeCompare(b.key));
+  for (const list of out.values()) list.sort((a, b) => a.at.getTime() - b.at.getTime() || compareCodePoints(a.key, b.key));
   return out;
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { defaultFieldResolver, getNamedType, getOperationAST, GraphQLFloat, isObjectType, Kind, type DocumentNode, type GraphQLField, type GraphQLSchema, type SelectionNode } from 'graphql';
-import { ODDS_DECIMAL_DIGITS, roundTo } from '../domain';
+import { compareCodePoints, ODDS_DECIMAL_DIGITS, roundTo } from '../domain';
 import { AppError } from '../errors';
 import type { GraphQLContext } from './context';
 import { checkEnumVocabulary } from './enums';
@@ -16,7 +16,7 @@ export function loadTypeDefs(dir = SCHEMA_DIR): string[] {
   if (!existsSync(dir)) throw new Error(`GraphQL schema folder not found: ${dir}`);
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.graphql'))
-    .sort((a, b) => (a === 'base.graphql' ? -1 : b === 'base.graphql' ? 1 : a.localeCompare(b)));
+    .sort((a, b) => (a === 'base.graphql' ? -1 : b === 'base.graphql' ? 1 : compareCodePoints(a, b)));
   return files.map((f) => readFileSync(path.join(dir, f), 'utf8'));
 }
 

@@ -1,4 +1,4 @@
-import { consensusAmericanPrices, MARKET_TYPES, medianLine } from '../domain';
+import { compareCodePoints, consensusAmericanPrices, MARKET_TYPES, medianLine } from '../domain';
 import type { Game } from '../db/client';
 import type { PublicBettingRow, QuoteRow } from '../db/odds-repository';
 import { booksOf, displayedQuotes, isRealBook } from './quotes';
@@ -94,5 +94,5 @@ export async function bettingMarkets(ctx: Reads, game: Game, marketTypes?: reado
           .map((r) => ({ side: r.side, teamId: teamOf(r), ticketsPercentage: r.ticketsPercent, moneyPercentage: r.moneyPercent, numBets: r.numBets })),
       };
     })
-    .sort((a, b) => MARKET_ORDER.indexOf(a.marketType) - MARKET_ORDER.indexOf(b.marketType) || a.period.localeCompare(b.period) || a.bookId - b.bookId);
+    .sort((a, b) => MARKET_ORDER.indexOf(a.marketType) - MARKET_ORDER.indexOf(b.marketType) || compareCodePoints(a.period, b.period) || a.bookId - b.bookId);
 }

@@ -1,6 +1,6 @@
 import { findLineMovement, findLiveGames } from '../db/movement-repository';
 import { findSignals } from '../db/signal-repository';
-import { formatAmerican, labelKey, MOVEMENT_GAME_STATUSES, propTypeOf, signalLabels, storedMarketTypesOf, type LiveMarketType, type MovementGameSet, type Period, type Side } from '../domain';
+import { compareCodePoints, formatAmerican, labelKey, MOVEMENT_GAME_STATUSES, propTypeOf, signalLabels, storedMarketTypesOf, type LiveMarketType, type MovementGameSet, type Period, type Side } from '../domain';
 import { lineMovement } from '../domain/line-movement';
 import { list } from './arguments';
 import type { ReadContext } from './read-context';
@@ -42,8 +42,8 @@ export async function lineMovementOf(ctx: ReadContext, args: LineMovementQuery) 
     (a, b) =>
       gameById.get(a.gameId)!.order - gameById.get(b.gameId)!.order ||
       a.bookId - b.bookId ||
-      a.marketType.localeCompare(b.marketType) ||
-      a.period.localeCompare(b.period) ||
+      compareCodePoints(a.marketType, b.marketType) ||
+      compareCodePoints(a.period, b.period) ||
       a.playerId - b.playerId ||
       Number(a.lineKey !== '') - Number(b.lineKey !== '') ||
       (a.current.point ?? 0) - (b.current.point ?? 0) ||

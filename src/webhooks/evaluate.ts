@@ -1,4 +1,4 @@
-import { americanCents, DEFAULT_DEVIG_METHOD, isPropMarket, MARKET_TYPES, MIDDLE_MARKET_TYPES, PERCENT_DIGITS, PROBABILITY_DIGITS, propTypeOf, roundTo, type DevigMethod, type ListingMarketType } from '../domain';
+import { americanCents, compareCodePoints, DEFAULT_DEVIG_METHOD, isPropMarket, MARKET_TYPES, MIDDLE_MARKET_TYPES, PERCENT_DIGITS, PROBABILITY_DIGITS, propTypeOf, roundTo, type DevigMethod, type ListingMarketType } from '../domain';
 import type { PrismaClient } from '../db/client';
 import { findListingRows } from '../db/listing-repository';
 import {
@@ -200,7 +200,7 @@ function arbitrageCandidates(listing: readonly ListingEntry[], entries: readonly
     const legs = [
       { book_id: q.bookId, side: q.side, point: q.point, american: q.american, decimal: q.decimal, stake: detail.stake },
       { book_id: detail.complement.book_id, side: detail.complement.side, point: detail.complement.point, american: detail.complement.american, decimal: detail.complement.decimal, stake: detail.complement.stake },
-    ].sort((a, b) => a.side.localeCompare(b.side));
+    ].sort((a, b) => compareCodePoints(a.side, b.side));
     // Both legs' entries carry the arbitrage: one key for the pair.
     const key = `arbitrage:${q.gameId}:${q.marketType}:${q.period}:${q.isLive ? 'live' : 'pregame'}:${legs.map((l) => `${l.book_id}/${l.side}/${l.point ?? ''}/${l.american}`).join(':')}`;
     if (out.has(key)) continue;
