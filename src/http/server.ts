@@ -37,7 +37,10 @@ export function createHttpServer(deps: HttpServerDeps) {
       : pinoHttp({
           logger: deps.logger,
           genReqId: (req) => (req as IncomingMessage & { id: string }).id,
-          customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+          // A 503 from /readyz is a state the load balancer reads (draining at a deploy, or a store
+          // down, which is logged where it happens), not a failed request: warn, not error.
+          customLogLevel: (req, res, err) =>
+            res.statusCode === 503 && req.url?.split('?')[0] === '/readyz' ? 'warn' : err || res.statusCode >= 500 ? 'error' : 'info',
           // Headers are redacted by the logger; a key a client put in the query string is masked here
           // (the parsed query would repeat it, and the URL already shows it).
           serializers: { req: (req: { url: string; query?: unknown }) => Object.assign(req, { url: redactUrl(req.url), query: undefined }) },

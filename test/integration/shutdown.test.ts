@@ -31,7 +31,11 @@ function serve(dataDir: string, env: Record<string, string> = {}) {
     server.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
   listening.catch(() => {});
-  return { server, exited, listening };
+  let log = '';
+  server.stdout.on('data', (d) => (log += d));
+  /** The JSON lines the process has logged so far. */
+  const logged = () => log.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; req?: { url: string }; res?: { statusCode: number } });
+  return { server, exited, listening, logged };
 }
 
 test('when SIGTERM comes while a CLOSE-WAIT, a silent and an idle keep-alive socket are open, then the server still exits 0', async () => {
@@ -72,7 +76,7 @@ test('when SIGTERM comes while a CLOSE-WAIT, a silent and an idle keep-alive soc
 test('when SIGTERM comes with SHUTDOWN_DRAIN_MS set, then /readyz answers 503 at once while requests are still served, and the server exits 0 after the drain', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'odds-drain-'));
   // A drain far longer than the checks below need, so a slow machine still makes them inside it.
-  const { server, exited, listening } = serve(dataDir, { SHUTDOWN_DRAIN_MS: '5000' });
+  const { server, exited, listening, logged } = serve(dataDir, { SHUTDOWN_DRAIN_MS: '5000' });
   try {
     const port = await listening;
     const base = `http://127.0.0.1:${port}`;
@@ -88,6 +92,10 @@ test('when SIGTERM comes with SHUTDOWN_DRAIN_MS set, then /readyz answers 503 at
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect(await exited).toBe(0);
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(5000);
+    // A deploy writes no error: the not-ready answers are logged as warnings (pino: 40 warn, 50 error).
+    const readyz = logged().filter((l) => l.req?.url === '/readyz' && l.res?.statusCode === 503);
+    expect(readyz.length).toBeGreaterThan(0);
+    expect(readyz.map((l) => l.level)).toEqual(readyz.map(() => 40));
   } finally {
     server.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
