@@ -55,7 +55,17 @@ describe('the live helper across a dropped connection on a real evening', () => 
   const settled = async (what: string) => {
     const truth = await liveNow();
     const open = feeds.filter((feed) => feed.status !== 'closed');
-    const same = (feed: LiveFeed) => JSON.stringify(feed.state.games) === JSON.stringify(truth);
+    // The same equality as the assertion below (JSON text would also compare key order, which a
+    // state built from deltas need not share with one built from GET /live: a wait that timed out
+    // while the assertion then passed).
+    const same = (feed: LiveFeed) => {
+      try {
+        expect(feed.state.games).toEqual(truth);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     try {
       await waitFor(what, () => open.every(same), 20_000);
     } finally {
