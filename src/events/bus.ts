@@ -151,6 +151,13 @@ export async function createRedisBus(url: string, onError: (error: Error) => voi
       // A graceful QUIT lets a command in flight finish first: after a reconnect ioredis re-subscribes
       // by itself and nobody awaits that promise, so disconnect() would reject it unhandled.
       // A client that is not connected has nothing in flight: it is just dropped.
+      // Right after a reconnect, the subscriber may still hold ioredis's own re-SUBSCRIBE in its queue
+      // (its promise has no handler): a QUIT written before it would close the connection under it,
+      // and the flushed command would reject unhandled ("Connection is closed.", which ends a process).
+      // A PING queues behind it: once answered, nothing of ioredis's is left in flight. And a subscriber
+      // still connecting must not queue one once its connection is ready: it is being closed.
+      subscriber.options.autoResubscribe = false;
+      if (subscriber.status === 'ready') await subscriber.ping().catch(() => {});
       await Promise.all(
         [subscriber, publisher].map(async (client) => {
           if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
