@@ -1,17 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 
-/** A free TCP port below the ephemeral range (so nothing else is handed it meanwhile). */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20000 + Math.floor(Math.random() * 12000);
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer().once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-}
+/** A free TCP port below the ephemeral range (so nothing else is handed it meanwhile): the one `odds cluster` uses. */
+export { freeLocalPort as freePort } from '../../src/cli/cluster';
 
 /** A throwaway redis-server (nothing on disk) on `port`, that a test can kill and start again. */
 export async function startRedisServer(port: number): Promise<{ url: string; stop(): Promise<void> }> {
