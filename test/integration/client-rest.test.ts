@@ -15,8 +15,10 @@ describe('the TypeScript client on a real capture', () => {
   let gameId: number;
 
   beforeAll(async () => {
-    // A small Starter budget, so a test can spend it (429); Pro keys keep the default.
-    t = await startTestApp({ feeds: [FIXTURE], env: { RATE_LIMIT_STARTER: '3' } });
+    // A small Starter budget, so a test can spend it (429); Pro keys keep the default. The app's
+    // clock is pinned: the first test reads each route twice, a moment apart, and a field that moves
+    // with the clock (age_seconds) could cross a second between the two reads (seen once in CI).
+    t = await startTestApp({ feeds: [FIXTURE], env: { RATE_LIMIT_STARTER: '3' }, now: () => new Date('2026-01-25T12:00:00Z') });
     key = (await t.createKey('elite')).key;
     client = new OddsClient({ baseUrl: t.baseUrl, apiKey: key });
     gameId = (await t.get(`${PATH}/games?date=2026-01-24&limit=1`, key)).body.data[0].game_id;
