@@ -10,7 +10,8 @@ import { deltaOf, type OddsDelta } from './change-deltas';
 // tick's version, in one query shared by every stream; on any other tick (an interval, a `missed`
 // event after a lost Redis subscription, a publisher that does not number its changes) up to the
 // newest. So a bus message lost or reordered leaves no hole: the next read covers it. Replays of
-// reconnecting clients read the same entries from the log (`replayAfter`), on any process.
+// reconnecting clients read the same entries from the log (`replayAfter`), on any process; the
+// feed shares one such read between the clients that resume from the same position (`replay`).
 
 /** One entry as the streams get it: its version, the version of the entry before it, its time and unfiltered delta. */
 export interface ChangeFeedEntry {
@@ -31,12 +32,28 @@ export const REPLAY_MAX_ENTRIES = 1000;
 /** Entries read per query while catching up. */
 const PAGE = 200;
 
+/**
+ * Most replay answers a feed keeps for sharing until it hands out its next entry (each holds up to
+ * REPLAY_MAX_ENTRIES entries). A storm's clients hold the same few positions; more are read again.
+ */
+const SHARED_REPLAYS = 8;
+
 export interface ChangeFeed {
   /** Resolves once the feed knows where it starts (the newest entry when it was made). */
   readonly ready: Promise<void>;
   /** Calls `listener` with every entry handed out from now on, in version order; returns unsubscribe. */
   onEntry(listener: (entry: ChangeFeedEntry) => void): () => void;
+  /**
+   * `replayAfter(after)` for a caller whose listener is already in (`onEntry`): every entry after the
+   * last one it returns reaches that listener. Callers that ask for the same position share one read
+   * while the feed hands out nothing new (a reconnect storm: the clients of a dead process all hold
+   * the same newest seq, and each used to read the log on its own).
+   */
+  replay(after: number): Promise<ReplayResult>;
 }
+
+/** The entries after a position, or why they cannot be replayed. */
+export type ReplayResult = { entries: ChangeFeedEntry[] } | { refused: ReplayRefusal };
 
 const feeds = new WeakMap<LiveFeed, ChangeFeed>();
 
@@ -88,6 +105,14 @@ function createChangeFeed(feed: LiveFeed, prisma: PrismaClient): ChangeFeed {
       .catch(() => {});
   };
   feed.onTick(onTick);
+  // Replays by position, good while `position` stays where it was when each read began. Sharing is
+  // sound for a caller whose listener came in before it asks: a read begun at position P returns at
+  // least the entries up to P (they were in the log before P was handed out), and every entry after
+  // P reaches the caller's listener, since none was handed out since. So nothing falls between the
+  // two; an entry in both is dropped by its seq. Stored entries never change. A refusal is not kept
+  // once read: `unknown_event_id` can turn false when the counter rises, before the feed moves.
+  let replaysAt = position;
+  const replays = new Map<number, Promise<ReplayResult>>();
   return {
     get ready() {
       return start();
@@ -95,6 +120,22 @@ function createChangeFeed(feed: LiveFeed, prisma: PrismaClient): ChangeFeed {
     onEntry(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    replay(after) {
+      if (replaysAt !== position) {
+        replays.clear();
+        replaysAt = position;
+      }
+      let read = replays.get(after);
+      if (!read) {
+        const begun = (read = replayAfter(prisma, after));
+        if (replays.size >= SHARED_REPLAYS) replays.delete(replays.keys().next().value!);
+        replays.set(after, begun);
+        // A failed read or a refusal is not shared with later callers: they read again.
+        const forget = () => void (replays.get(after) === begun && replays.delete(after));
+        begun.then((result) => 'refused' in result && forget(), forget);
+      }
+      return read;
     },
   };
 }
@@ -108,7 +149,7 @@ export type ReplayRefusal = ResyncReason;
  * never issued it), entries after it possibly pruned (it is older than the oldest entry kept), or
  * more than REPLAY_MAX_ENTRIES of them.
  */
-export async function replayAfter(prisma: PrismaClient, after: number): Promise<{ entries: ChangeFeedEntry[] } | { refused: ReplayRefusal }> {
+export async function replayAfter(prisma: PrismaClient, after: number): Promise<ReplayResult> {
   const { oldest, counter } = await changeLogBounds(prisma);
   if (!Number.isSafeInteger(after) || after < 0 || after > counter) return { refused: 'unknown_event_id' };
   // Entries up to oldest - 1 may have been pruned: nothing between `after` and the oldest is known.

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../db/client';
 import { filterDelta, scopeKey, type LiveFeed, type LiveScope } from '../events/live-feed';
-import { changeFeed, replayAfter, type ChangeFeedEntry } from './change-feed';
+import { changeFeed, type ChangeFeedEntry } from './change-feed';
 import type { LiveOddsChange } from './live-deltas';
 
 export type { LiveGameChange, LiveOddsChange, LiveQuoteChange } from './live-deltas';
@@ -73,8 +73,9 @@ export function liveStream(feed: LiveFeed, prisma: PrismaClient, scope: LiveScop
       // After the change feed's start: the replay then reaches at least where the feed starts, and
       // every entry after that reaches the stream's listeners, so a replay and the deltas that follow
       // it leave no hole between them.
-      await changeFeed(feed, prisma).ready;
-      const replayed = await replayAfter(prisma, afterSeq);
+      const changes = changeFeed(feed, prisma);
+      await changes.ready;
+      const replayed = await changes.replay(afterSeq);
       return 'refused' in replayed ? null : replayed.entries.map((entry) => changeOf(entry, scope));
     },
     async resume(afterSeq, listener) {

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../db/client';
 import { pushIterator, type LiveFeed, type LiveScope, type LiveTick } from '../events/live-feed';
-import { changeFeed, replayAfter, snapshotPosition, type ReplayRefusal } from './change-feed';
+import { changeFeed, snapshotPosition, type ReplayRefusal } from './change-feed';
 import type { LiveOddsChange } from './live-deltas';
 import { changeOf, GLOBAL_STREAM, liveStream } from './live-streams';
 
@@ -91,8 +91,9 @@ export function oddsStream<S extends object>(
       if (lastEventId === null) return snapshot('snapshot', null);
       // After the change feed's start (as snapshotPosition does): the replay then reaches at least
       // where the feed starts, and every entry after that reaches this stream's listener.
-      await changeFeed(feed, prisma).ready;
-      const replayed = await replayAfter(prisma, lastEventId);
+      const changes = changeFeed(feed, prisma);
+      await changes.ready;
+      const replayed = await changes.replay(lastEventId);
       if ('refused' in replayed) return snapshot('resync', null, replayed.refused);
       if (done) return;
       last = lastEventId;

@@ -1,6 +1,8 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { startTestApp, type TestApp } from '../support/app';
+import { countingDatabase } from '../support/counting-database';
+import { openTestDatabase } from '../support/database';
 import { capture, waitFor, type GameSpec } from './live-helpers';
 
 // The snapshot + delta protocol of /live-odds (docs/live-protocol.md): odds_change per ingest and
@@ -220,4 +222,48 @@ describe('/live-odds snapshot + delta protocol', () => {
     const ack = await c.socket.timeout(3000).emitWithAck('subscribe', payload);
     expect(ack).toMatchObject({ success: false, error: expect.stringMatching(message) });
   });
+});
+
+test('when many clients reconnect at once with the same stream and last seq, then the change log is read once for them all, and each gets the missed deltas', async () => {
+  // A reconnect storm: the clients of a process that died all hold the newest seq and come back to
+  // the others at once. Counted: the replay's first statement (the log's bounds), one per log read.
+  const base = await openTestDatabase();
+  const counting = countingDatabase(base, (sql) => /min\("version"\) FROM "ChangeLog"/.test(sql));
+  const w = await startTestApp({ db: counting.db });
+  const sockets: Client[] = [];
+  try {
+    const stormKey = (await w.createKey('elite')).key;
+    const feed = (spread: number) => ingestDocuments([capture(nextSeen(), A(spread), B(-1))], { db: w.db, bus: w.bus });
+    await feed(-3);
+    const watcher = open(w, { apiKey: stormKey, game_id: 7001, market_type: 'spread' });
+    sockets.push(watcher);
+    await waitFor('the snapshot', () => watcher.snapshots.length > 0);
+    const { stream, seq } = watcher.snapshots[0];
+    for (const spread of [-3.5, -4]) {
+      const before = watcher.changes.length;
+      await feed(spread);
+      await waitFor('the delta', () => watcher.changes.length > before);
+    }
+    counting.reset();
+    const back = Array.from({ length: 20 }, () => open(w, { apiKey: stormKey, game_id: 7001, market_type: 'spread', stream, last_seq: seq }));
+    sockets.push(...back);
+    await waitFor('the missed deltas on every client', () => back.every((c) => c.changes.length >= 2));
+    for (const c of back) expect(c.changes).toEqual(watcher.changes.slice(-2));
+    expect(counting.count()).toBe(1);
+    await quiet(300);
+    expect(back.flatMap((c) => c.snapshots)).toEqual([]);
+    // The shared answer ends when the feed moves: the next delta reaches them all, and a client that
+    // comes back after it reads the log again.
+    await feed(-4.5);
+    await waitFor('the next delta on every client', () => back.every((c) => c.changes.length === 3));
+    const late = open(w, { apiKey: stormKey, game_id: 7001, market_type: 'spread', stream, last_seq: seq });
+    sockets.push(late);
+    await waitFor('the late client\'s deltas', () => late.changes.length >= 3);
+    expect(late.changes).toEqual(watcher.changes.slice(-3));
+    expect(counting.count()).toBe(2);
+  } finally {
+    for (const c of sockets) c.socket.close();
+    await w.close();
+    await base.close();
+  }
 });

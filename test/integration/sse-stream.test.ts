@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import type { Database } from '../../src/db/client';
 import { ingestDocuments } from '../../src/ingest/ingest';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../support/app';
+import { countingDatabase } from '../support/counting-database';
 import { openTestDatabase } from '../support/database';
 import { doc, readSeries } from '../support/feeds';
 import { waitFor } from './live-helpers';
@@ -380,4 +381,42 @@ describe('GET /odds/stream with a client that stops reading', () => {
     await again.body?.cancel();
     request.destroy();
   });
+});
+
+test('when many clients resume at once with the same Last-Event-ID, then the change log is read once for them all, and each gets the changes it missed', async () => {
+  // A reconnect storm (the clients of a process that died come back to the others at once), on the
+  // captures of 2026-01-24. Counted: the replay's first statement (the log's bounds), one per log read.
+  ({ EventSource: EventSourceClass } = await import('eventsource'));
+  const base = await openTestDatabase();
+  const counting = countingDatabase(base, (sql) => /min\("version"\) FROM "ChangeLog"/.test(sql));
+  const w = await startTestApp({ db: counting.db, env: { LIVE_PUSH_INTERVAL_MS: '600000' } });
+  const clients: StreamClient[] = [];
+  try {
+    const stormKey = (await w.createKey('elite')).key;
+    await ingestDocuments([captureDoc(0)], { db: w.db });
+    const stayer = new StreamClient(w.baseUrl, stormKey);
+    clients.push(stayer);
+    await waitFor('the snapshot', () => stayer.snapshots.length > 0);
+    const leftAt = stayer.lastId!;
+    for (const i of [1, 2]) {
+      await ingestDocuments([captureDoc(i)], { db: w.db, bus: w.bus });
+      const version = await currentVersion(w.db);
+      await waitFor(`capture ${i}`, () => (stayer.lastId ?? -1) >= version);
+    }
+    const missed = stayer.changes.filter((c: any) => c.seq > leftAt);
+    expect(missed.length).toBeGreaterThan(0);
+    counting.reset();
+    const back = Array.from({ length: 12 }, () => new StreamClient(w.baseUrl, stormKey, { lastEventId: leftAt }));
+    clients.push(...back);
+    await waitFor('the catch-up on every client', () => back.every((c) => (c.lastId ?? -1) >= stayer.lastId!));
+    for (const c of back) {
+      expect(c.snapshots).toEqual([]);
+      expect(c.changes).toEqual(missed);
+    }
+    expect(counting.count()).toBe(1);
+  } finally {
+    for (const c of clients) c.close();
+    await w.close();
+    await base.close();
+  }
 });

@@ -3,9 +3,10 @@ import { PrismaClient, type Database } from '../../src/db/client';
 
 /**
  * The same database through a Prisma client whose driver adapter counts every SQL statement, except
- * those of the data version's clock (countFreshQuotes), which a timer runs whatever the requests.
+ * those of the data version's clock (countFreshQuotes), which a timer runs whatever the requests;
+ * with `only`, just the statements whose SQL it accepts.
  */
-export function countingDatabase(db: Database): { db: Database; count: () => number; reset: () => void } {
+export function countingDatabase(db: Database, only: (sql: string) => boolean = () => true): { db: Database; count: () => number; reset: () => void } {
   const background = (args: unknown[]) => /count\(\*\) AS "n" FROM "Quote"/.test((args[0] as { sql?: string } | undefined)?.sql ?? '');
   let statements = 0;
   const factory = db.adapterFactory;
@@ -18,7 +19,7 @@ export function countingDatabase(db: Database): { db: Database; count: () => num
             const value = Reflect.get(target, prop, receiver);
             if (prop === 'queryRaw' || prop === 'executeRaw') {
               return (...args: unknown[]) => {
-                if (!background(args)) statements++;
+                if (!background(args) && only((args[0] as { sql?: string } | undefined)?.sql ?? '')) statements++;
                 return (value as (...a: unknown[]) => unknown).apply(target, args);
               };
             }
