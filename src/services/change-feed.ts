@@ -83,6 +83,8 @@ function createChangeFeed(feed: LiveFeed, prisma: PrismaClient): ChangeFeed {
         throw error;
       },
     ));
+  /** Replay reads shared by position, begun since the last entry was handed out (`replay`). */
+  const replays = new Map<number, Promise<ReplayResult>>();
   // Reads run one after another, so entries leave in version order; a failed read leaves the
   // position where it was, and the next tick reads from there again.
   let chain: Promise<void> = start().catch(() => {});
@@ -92,6 +94,7 @@ function createChangeFeed(feed: LiveFeed, prisma: PrismaClient): ChangeFeed {
       for (const entry of entries) {
         const out = await withDelta(prisma, entry);
         position = entry.version;
+        replays.clear(); // shared replays hold only while nothing new is handed out (below)
         for (const listener of [...listeners]) listener(out);
       }
       if (entries.length < PAGE) return;
@@ -105,14 +108,12 @@ function createChangeFeed(feed: LiveFeed, prisma: PrismaClient): ChangeFeed {
       .catch(() => {});
   };
   feed.onTick(onTick);
-  // Replays by position, good while `position` stays where it was when each read began. Sharing is
+  // Replays by position, good while no entry is handed out after each read began. Sharing is
   // sound for a caller whose listener came in before it asks: a read begun at position P returns at
   // least the entries up to P (they were in the log before P was handed out), and every entry after
   // P reaches the caller's listener, since none was handed out since. So nothing falls between the
   // two; an entry in both is dropped by its seq. Stored entries never change. A refusal is not kept
   // once read: `unknown_event_id` can turn false when the counter rises, before the feed moves.
-  let replaysAt = position;
-  const replays = new Map<number, Promise<ReplayResult>>();
   return {
     get ready() {
       return start();
@@ -122,10 +123,6 @@ function createChangeFeed(feed: LiveFeed, prisma: PrismaClient): ChangeFeed {
       return () => listeners.delete(listener);
     },
     replay(after) {
-      if (replaysAt !== position) {
-        replays.clear();
-        replaysAt = position;
-      }
       let read = replays.get(after);
       if (!read) {
         const begun = (read = replayAfter(prisma, after));

@@ -32,3 +32,6 @@ export function countingDatabase(db: Database, only: (sql: string) => boolean = 
   const prisma = new PrismaClient({ adapter: counted });
   return { db: { ...db, prisma }, count: () => statements, reset: () => (statements = 0) };
 }
+
+/** The first statement of each replay read of the change log (its bounds): one per read (for `only`). */
+export const changeLogReplayReads = (sql: string): boolean => /min\("version"\) FROM "ChangeLog"/.test(sql);
